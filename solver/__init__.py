@@ -1,0 +1,1 @@
+"""dipsat: orders, positions and CP-SAT adjudication of Diplomacy turns."""

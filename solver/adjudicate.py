@@ -1,0 +1,28 @@
+"""The one entry point: position + orders -> resolution, as a pure function."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import DipsatError
+from .fallback import settle
+from .legality import analyse
+from .model import Structure
+from .orders import Given
+from .position import PhaseKind, Position
+from .resolution import Resolution, resolve
+from .solve import SolverConfig
+
+
+def adjudicate(
+    position: Position, orders: Sequence[Given], config: SolverConfig | None = None
+) -> Resolution:
+    """Adjudicate a movement phase."""
+    if position.phase.kind is not PhaseKind.MOVEMENT:
+        raise DipsatError(
+            f"{position.phase} is not a movement phase; "
+            "retreat and adjustment phases come with the full game cycle"
+        )
+    turn = analyse(position, orders)
+    structure = Structure.of(turn)
+    return resolve(turn, structure, settle(structure, config or SolverConfig()))

@@ -1,0 +1,192 @@
+"""An independent checker of DATC chapter 5, written without the solver or the model.
+
+Given a resolution, it recomputes every strength from the recorded decisions and verifies
+each equation: MOVE, SUPPORT, CONVOY, PATH and DISLODGED.  A decision set by the backup
+rule is exempt from its own equation but must follow the rule.  It shares only the legality
+pre-check with the adjudicator; the equations, head-to-head detection, support matching and
+convoy chains are derived here afresh.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from topology import Kind, standard
+
+from .legality import Checked, Status
+from .orders import Convoy, Move, SupportHold, SupportMove
+from .resolution import Resolution
+
+_RULE_VALUE = {"szykman": False, "circular movement": True, "all fail": False}
+
+
+def check_resolution(resolution: Resolution) -> list[str]:
+    """Every equation the resolution breaks, named; an empty list when it satisfies them all."""
+    board = standard()
+    values = resolution.values
+    forced = resolution.forced
+    orders: dict[str, Checked] = {u.province: c for u, c in resolution.turn.orders if c}
+    units = {u.province: u for u, _ in resolution.turn.orders}
+    active = {p: c for p, c in orders.items() if c.status is Status.ACTIVE}
+    moves = {p: c for p, c in active.items() if isinstance(c.order, Move)}
+    problems: list[str] = []
+
+    def decided(kind: str, p: str) -> bool:
+        return values.get((kind, p), False)
+
+    def path(p: str) -> bool:
+        return decided("path", p) if moves[p].by_convoy else moves[p].reachable
+
+    def succeeds(p: str) -> bool:
+        return p in moves and decided("move", p)
+
+    def dislodged(p: str) -> bool:
+        return decided("dislodged", p)
+
+    def into(q: str) -> list[str]:
+        return sorted(p for p, c in moves.items() if c.dest.province == q)
+
+    def supports_of_move(p: str) -> list[str]:
+        return [
+            s
+            for s, c in active.items()
+            if isinstance(c.order, SupportMove) and c.order.supported.place.province == p
+        ]
+
+    def given_count(supporters: list[str], not_power: str | None = None) -> int:
+        return sum(
+            1
+            for s in supporters
+            if decided("support", s) and (not_power is None or units[s].power != not_power)
+        )
+
+    def head_to_head(p: str) -> str | None:
+        q = moves[p].dest.province
+        other = moves.get(q)
+        if other and other.dest.province == p and not moves[p].by_convoy and not other.by_convoy:
+            return q
+        return None
+
+    def hold(q: str) -> int:
+        if q not in units:
+            return 0
+        checked = orders.get(q)
+        if (
+            checked is not None
+            and isinstance(checked.order, Move)
+            and (checked.status is not Status.ILLEGAL)
+        ):
+            return 0 if succeeds(q) else 1
+        hold_supporters = [
+            s
+            for s, c in active.items()
+            if isinstance(c.order, SupportHold) and c.order.supported.place.province == q
+        ]
+        return 1 + given_count(hold_supporters)
+
+    def attack(p: str) -> int:
+        if not path(p):
+            return 0
+        q = moves[p].dest.province
+        supporters = supports_of_move(p)
+        if q not in units or (succeeds(q) and head_to_head(p) is None):
+            return 1 + given_count(supporters)
+        if units[q].power == units[p].power:
+            return 0
+        return 1 + given_count(supporters, units[q].power)
+
+    def prevent(p: str) -> int:
+        if not path(p):
+            return 0
+        opponent = head_to_head(p)
+        if opponent is not None and succeeds(opponent):
+            return 0
+        return 1 + given_count(supports_of_move(p))
+
+    def convoy_chain(p: str) -> bool:
+        move = moves[p]
+        fleets = {
+            f
+            for f, c in active.items()
+            if isinstance(c.order, Convoy)
+            and c.order.army.place.province == p
+            and c.order.dest.province == move.dest.province
+            and decided("convoy", f)
+        }
+        graph = board.province_graph()
+        seen = {f for f in fleets if p in graph[f]}
+        queue = deque(seen)
+        while queue:
+            sea = queue.popleft()
+            if move.dest.province in graph[sea]:
+                return True
+            for nxt in graph[sea]:
+                if nxt in fleets and nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return False
+
+    def verify(kind: str, p: str, expected: bool, detail: str) -> None:
+        actual = decided(kind, p)
+        key = (kind, p)
+        label = f"{kind}[{orders[p].order if p in orders else units[p]}]"
+        if key in forced:
+            rule = next((c.rule for c in resolution.cores if key in c.decisions), None)
+            if rule is None or _RULE_VALUE.get(rule) != forced[key] or actual != forced[key]:
+                problems.append(f"{label} was set by a backup rule it does not follow")
+            return
+        if actual != expected:
+            problems.append(
+                f"{kind.upper()} equation broken for {label}: recorded {actual}, "
+                f"the equation gives {expected} ({detail})"
+            )
+
+    for p in sorted(moves):
+        a = attack(p)
+        opponent = head_to_head(p)
+        if opponent is not None:
+            resist, what = 1 + given_count(supports_of_move(opponent)), "defend"
+        else:
+            resist, what = hold(moves[p].dest.province), "hold"
+        rivals = {r: prevent(r) for r in into(moves[p].dest.province) if r != p}
+        ok = a > resist and all(a > v for v in rivals.values())
+        verify("move", p, ok, f"attack {a}, {what} {resist}, prevent {sorted(rivals.values())}")
+        if moves[p].by_convoy:
+            verify("path", p, convoy_chain(p), "chain of available convoys")
+    for s, c in sorted(active.items()):
+        if isinstance(c.order, SupportHold | SupportMove):
+            aim = (
+                c.order.dest.province
+                if isinstance(c.order, SupportMove)
+                else c.order.supported.place.province
+            )
+            cutters = [
+                m for m in into(s) if path(m) and units[m].power != units[s].power and m != aim
+            ]
+            verify(
+                "support",
+                s,
+                not cutters and not dislodged(s),
+                f"cut by {cutters}, dislodged {dislodged(s)}",
+            )
+        if isinstance(c.order, Convoy):
+            verify("convoy", s, not dislodged(s), f"dislodged {dislodged(s)}")
+    for p in sorted(units):
+        entering = [m for m in into(p) if succeeds(m)]
+        expected = not succeeds(p) and bool(entering)
+        if expected != dislodged(p):
+            problems.append(
+                f"DISLODGED equation broken for {units[p]}: recorded {dislodged(p)}, "
+                f"moves in {entering}, own move succeeds {succeeds(p)}"
+            )
+        if len(entering) > 1:
+            problems.append(f"two units enter {board.province(p).name}: {entering}")
+    for q in {c.dest.province for c in moves.values()} - set(units):
+        if len([m for m in into(q) if succeeds(m)]) > 1:
+            problems.append(f"two units enter {board.province(q).name}")
+    if any(
+        board.province(c.dest.province).kind is Kind.SEA and units[p].type.value == "A"
+        for p, c in moves.items()
+    ):
+        problems.append("an army moves to sea")
+    return problems

@@ -1,0 +1,177 @@
+"""The `dipsat` command line: parse, check, adjudicate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from topology import Location
+
+from .cases import Case, case_files, read_cases
+from .conformance import run, run_case
+from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .notation import parse_given
+from .position import location_name
+from .resolution import Resolution
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="A Diplomacy adjudicator built on a constraint solver.",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(message, markup=False)
+    return typer.Exit(code)
+
+
+@app.command()
+def parse(
+    file: Annotated[str, typer.Argument(help="order file, or - for standard input")] = "-",
+    phase: Annotated[
+        str | None,
+        typer.Option(
+            help="movement, retreat or adjustment: in a retreat phase 'A X - Y' is a retreat"
+        ),
+    ] = None,
+) -> None:
+    """Print each order in canonical DATC notation, one per line."""
+    name = "<stdin>" if file == "-" else file
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(f"{name}:0:0: cannot read: {error}") from error
+    if phase not in (None, "movement", "retreat", "adjustment"):
+        raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        body = line.split("#", 1)[0]
+        if not body.strip():
+            continue
+        try:
+            lines.append(str(parse_given(body, phase=phase)))
+        except OrderSyntaxError as error:
+            raise fail(f"{name}:{number}:{error.column}: {error.message}") from error
+    for line in lines:
+        out.print(line, markup=False)
+
+
+def _load(paths: list[str]) -> list[Case]:
+    cases: list[Case] = []
+    for path in case_files(paths):
+        cases += read_cases(path)
+    return cases
+
+
+@app.command()
+def check(
+    paths: Annotated[list[str], typer.Argument(help="case files or folders of *.cases")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+) -> None:
+    """Run every case under the paths and report conformance by section."""
+    try:
+        report = run(_load(paths))
+    except CaseFormatError as error:
+        raise fail(str(error)) from error
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2, sort_keys=False))
+    else:
+        table = Table(title="dipsat conformance report")
+        table.add_column("section")
+        table.add_column("passed", justify="right")
+        table.add_column("total", justify="right")
+        for section, counts in report.sections().items():
+            colour = "green" if counts["passed"] == counts["total"] else "red"
+            table.add_row(section, f"[{colour}]{counts['passed']}[/]", str(counts["total"]))
+        table.add_row("all", f"[bold]{report.passed}[/]", f"[bold]{report.total}[/]")
+        out.print(table)
+        for result in report.results:
+            for f in result.failures:
+                out.print(f"[red]FAIL[/] {f.case}: {f.order}: expected {f.expected}, got {f.got}")
+        out.print(f"{report.passed} passed, {report.total - report.passed} failed")
+    if report.passed != report.total:
+        raise typer.Exit(1)
+
+
+def _resolution_json(case: Case, resolution: Resolution) -> dict:
+    return {
+        "case": case.id,
+        "phase": str(case.position.phase),
+        "orders": [
+            {
+                "order": str(o.given),
+                "result": o.label,
+                "reason": str(o.reason) if o.reason else None,
+            }
+            for o in resolution.outcomes
+        ],
+        "dislodged": [
+            {
+                "unit": str(r.unit),
+                "power": r.unit.power,
+                "from": location_name(Location(r.attacker_from)),
+                "by_convoy": r.by_convoy,
+                "retreats": [location_name(x) for x in r.options],
+            }
+            for r in resolution.dislodged
+        ],
+        "paradoxes": [
+            {"rule": c.rule, "solutions": c.solutions, "core": list(c.labels)}
+            for c in resolution.cores
+        ],
+        "units_after": [f"{u.power}: {u}" for u in resolution.after.units],
+    }
+
+
+@app.command()
+def adjudicate(
+    file: Annotated[str, typer.Argument(help="a case file (position and orders)")],
+    case: Annotated[str | None, typer.Option("--case", help="the case to adjudicate")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the resolution as JSON")] = False,
+) -> None:
+    """Adjudicate one case or position-and-orders file and explain each outcome."""
+    try:
+        cases = read_cases(file)
+    except CaseFormatError as error:
+        raise fail(str(error)) from error
+    chosen = [c for c in cases if case is None or c.id == case]
+    if not chosen:
+        raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))
+    if len(chosen) > 1:
+        raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
+    target = chosen[0]
+    try:
+        result = run_case(target)
+    except DipsatError as error:
+        raise fail(f"{file}: {error}") from error
+    if result.resolution is None:
+        raise fail(f"{file}: {target.id} has no movement phase to adjudicate")
+    data = _resolution_json(target, result.resolution)
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    out.print(f"[bold]{target.id}[/] {target.title} ({data['phase']})")
+    for o in data["orders"]:
+        reason = f"  [dim]({o['reason']})[/]" if o["reason"] else ""
+        out.print(f"  {o['order']}  [cyan]{o['result']}[/]{reason}")
+    for d in data["dislodged"]:
+        options = ", ".join(d["retreats"]) or "none: destroyed"
+        out.print(
+            f"  dislodged: {d['power']} {d['unit']} (attacked from {d['from']}); "
+            f"retreats: {options}"
+        )
+    for p in data["paradoxes"]:
+        out.print(f"  core ({p['rule']}, {p['solutions']} solutions): " + "; ".join(p["core"]))
+
+
+def main() -> None:
+    app()

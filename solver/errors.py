@@ -1,0 +1,34 @@
+"""The errors dipsat reports about its input: each says where and what was expected."""
+
+from __future__ import annotations
+
+
+class DipsatError(ValueError):
+    """Base of every error dipsat raises about bad input."""
+
+
+class OrderSyntaxError(DipsatError):
+    """Order text that cannot be read, with the 1-based column where reading stopped."""
+
+    def __init__(self, message: str, text: str = "", column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.column = column
+
+    def __str__(self) -> str:
+        return f"{self.column}: {self.message}"
+
+
+class CaseFormatError(DipsatError):
+    """A case or position file that does not follow the documented format."""
+
+    def __init__(self, message: str, path: str = "-", line: int = 0, column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"

@@ -1,0 +1,358 @@
+"""The CP-SAT model of one movement turn: DATC chapter 5 as constraints.
+
+Decisions are booleans, one per order and kind: ``move`` (the move succeeds), ``path`` (a
+convoyed army has a chain of available convoys), ``support`` (given, not cut), ``convoy``
+(available) and ``dislodged`` (per unit).  The strengths ATTACK, HOLD, DEFEND and PREVENT are
+integer variables pinned to expressions of those booleans, so a solution is fixed by its
+booleans and counting solutions counts resolutions.
+
+While a decision's definition is built, every decision it reads is recorded: that is the
+dependency graph the fallback layer (`solver.fallback`) cuts into cores.  A decision can be
+*fixed* to a value instead of defined; the fallback layer uses that to apply paradox rules
+without touching the equations.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .legality import Checked, Status, Turn
+from .orders import Convoy, Move, SupportHold, SupportMove
+from .position import Unit
+from .routes import minimal_routes
+
+Decision = tuple[str, str]  # (kind, province of the unit whose order it is)
+Lit = cp_model.IntVar | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """The static facts of a turn the equations are written over (no solver involved)."""
+
+    turn: Turn
+    unit_at: Mapping[str, Unit]
+    order_of: Mapping[str, Checked | None]  # province -> order in force
+    moves: Mapping[str, Checked]  # province -> active move
+    attackers: Mapping[str, tuple[str, ...]]  # province -> provinces of active moves into it
+    move_supports: Mapping[str, tuple[str, ...]]  # mover -> active supporters of its move
+    hold_supports: Mapping[str, tuple[str, ...]]  # unit -> active hold supporters
+    supports: Mapping[str, Checked]  # supporter -> active support order
+    convoys: Mapping[str, Checked]  # fleet -> active convoy order
+    routes: Mapping[str, tuple[tuple[str, ...], ...]]  # convoyed mover -> routes of active fleets
+    opposing: Mapping[str, str]  # mover -> the mover it meets head to head
+
+    @classmethod
+    def of(cls, turn: Turn) -> Structure:
+        from topology import standard
+
+        board = standard()
+        unit_at = {u.province: u for u, _ in turn.orders}
+        order_of = {u.province: c for u, c in turn.orders}
+        active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
+        moves = {p: c for p, c in active.items() if isinstance(c.order, Move)}
+        attackers: dict[str, list[str]] = defaultdict(list)
+        for p, c in moves.items():
+            attackers[c.dest.province].append(p)
+        supports = {
+            p: c for p, c in active.items() if isinstance(c.order, SupportHold | SupportMove)
+        }
+        move_supports: dict[str, list[str]] = defaultdict(list)
+        hold_supports: dict[str, list[str]] = defaultdict(list)
+        for p, c in supports.items():
+            target = c.order.supported.place.province
+            (move_supports if isinstance(c.order, SupportMove) else hold_supports)[target].append(p)
+        convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
+        routes = {}
+        for p, c in moves.items():
+            if c.by_convoy:
+                fleets = frozenset(
+                    f
+                    for f, cv in convoys.items()
+                    if cv.order.army.place.province == p
+                    and cv.order.dest.province == c.dest.province
+                )
+                routes[p] = tuple(minimal_routes(board, p, c.dest.province, fleets))
+        opposing = {}
+        for p, c in moves.items():
+            q = c.dest.province
+            other = moves.get(q)
+            if (
+                other is not None
+                and other.dest.province == p
+                and not (c.by_convoy or other.by_convoy)
+            ):
+                opposing[p] = q
+        freeze = lambda d: {k: tuple(v) for k, v in d.items()}  # noqa: E731
+        return cls(
+            turn,
+            unit_at,
+            order_of,
+            moves,
+            freeze(attackers),
+            freeze(move_supports),
+            freeze(hold_supports),
+            supports,
+            convoys,
+            routes,
+            opposing,
+        )
+
+    def decisions(self) -> list[Decision]:
+        """Every decision of the turn, in a fixed order."""
+        found: list[Decision] = []
+        for p in sorted(self.moves):
+            found.append(("move", p))
+            if p in self.routes:
+                found.append(("path", p))
+        found += [("support", p) for p in sorted(self.supports)]
+        found += [("convoy", p) for p in sorted(self.convoys)]
+        found += [("dislodged", p) for p in sorted(self.unit_at) if self.attackers.get(p)]
+        return found
+
+    def label(self, decision: Decision) -> str:
+        """A readable name: 'move[A Munich - Tyrolia]', 'dislodged[A Munich]'."""
+        kind, province = decision
+        if kind == "dislodged":
+            return f"dislodged[{self.unit_at[province]}]"
+        checked = self.order_of[province]
+        return f"{kind}[{checked.order}]"
+
+
+@dataclass
+class TurnModel:
+    """A CP-SAT model over some of a turn's decisions, with the dependencies it read."""
+
+    structure: Structure
+    fixed: Mapping[Decision, bool]
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    lits: dict[Decision, cp_model.IntVar] = field(default_factory=dict)
+    depends: dict[Decision, set[Decision]] = field(default_factory=dict)
+    _current: Decision | None = None
+
+    # -- literals and the few constraint shapes the equations need ----------------------------
+    def lit(self, decision: Decision) -> Lit:
+        """The literal of a decision (a constant when fixed or trivially known)."""
+        if self._current is not None:
+            self.depends[self._current].add(decision)
+        if decision in self.fixed:
+            return self.fixed[decision]
+        kind, province = decision
+        if kind == "path" and province not in self.structure.routes:
+            # a move over land has its path, unless the fleet stands on the wrong coast
+            return self.structure.moves[province].reachable
+        if kind == "dislodged" and not self.structure.attackers.get(province):
+            return False
+        if decision not in self.lits:
+            self.lits[decision] = self.model.new_bool_var(self.structure.label(decision))
+        return self.lits[decision]
+
+    def equivalent(self, target: Lit, conjunction: list[Lit]) -> None:
+        """target <=> AND(conjunction) for a variable target, constants folded."""
+        terms = [c for c in conjunction if c is not True]
+        if any(c is False for c in terms):
+            self.model.add_bool_and([_negate(target)])
+        elif not terms:
+            self.model.add_bool_and([target])
+        else:
+            self.model.add_bool_and(terms).only_enforce_if(target)
+            self.model.add_bool_or([_negate(t) for t in terms] + [target])
+
+    def any_of(self, lits: list[Lit], name: str) -> Lit:
+        """A literal equal to OR(lits)."""
+        lits = [x for x in lits if x is not False]
+        if any(x is True for x in lits):
+            return True
+        if len(lits) <= 1:
+            return lits[0] if lits else False
+        var = self.model.new_bool_var(name)
+        self.equivalent(_negate(var), [_negate(x) for x in lits])
+        return var
+
+    def switch(self, name: str, upper: int, cases: list[tuple[tuple[Lit, ...], object]]):
+        """An integer equal to the value of the case whose literals all hold; the cases are
+        exhaustive and exclusive, so the integer is fixed by the booleans."""
+        live = [
+            (tuple(x for x in lits if x is not True), value)
+            for lits, value in cases
+            if not any(x is False for x in lits)
+        ]
+        if len(live) == 1 and isinstance(live[0][1], int):
+            return live[0][1]
+        var = self.model.new_int_var(0, upper, name)
+        for lits, value in live:
+            constraint = self.model.add(var == value)
+            if lits:
+                constraint.only_enforce_if(list(lits))
+        return var
+
+    def beats(self, a, b, name: str) -> Lit:
+        """A literal equal to a > b."""
+        if isinstance(a, int) and isinstance(b, int):
+            return a > b
+        var = self.model.new_bool_var(name)
+        self.model.add(a > b).only_enforce_if(var)
+        self.model.add(a <= b).only_enforce_if(_negate(var))
+        return var
+
+    # -- the decisions -------------------------------------------------------------------------
+    def define(self, decision: Decision) -> None:
+        """Add the equation of one decision (nothing if it is fixed)."""
+        self.depends.setdefault(decision, set())
+        if decision in self.fixed:
+            return
+        target = self.lit(decision)
+        self._current = decision
+        kind, province = decision
+        getattr(self, f"_define_{kind}")(province, target)
+        self._current = None
+
+    def _define_path(self, p: str, target: Lit) -> None:
+        """PATH: some route whose convoys are all available."""
+        routes = []
+        for route in self.structure.routes[p]:
+            lits = [self.lit(("convoy", f)) for f in route]
+            if any(x is False for x in lits):
+                continue
+            if all(x is True for x in lits):
+                routes = [True]
+                break
+            ok = self.model.new_bool_var(f"route[{' '.join(route)}]")
+            self.equivalent(ok, lits)
+            routes.append(ok)
+        self.equivalent(_negate(target), [_negate(r) for r in routes])
+
+    def _define_convoy(self, p: str, target: Lit) -> None:
+        """CONVOY: available unless the fleet is dislodged."""
+        self.equivalent(target, [_negate(self.lit(("dislodged", p)))])
+
+    def _define_dislodged(self, p: str, target: Lit) -> None:
+        """DISLODGED: the unit does not leave and another unit moves in."""
+        arrivals = [self.lit(("move", m)) for m in self.structure.attackers.get(p, ())]
+        someone = self.any_of(arrivals, f"arrives[{self.structure.unit_at[p]}]")
+        stays = _negate(self.lit(("move", p))) if p in self.structure.moves else True
+        self.equivalent(target, [stays, someone])
+
+    def _define_support(self, p: str, target: Lit) -> None:
+        """SUPPORT: given unless the supporter is dislodged, or attacked (with a path) by
+        another power from anywhere but the province the support is aimed at."""
+        s = self.structure
+        order = s.supports[p].order
+        aim = (
+            order.dest.province
+            if isinstance(order, SupportMove)
+            else order.supported.place.province
+        )
+        intact = [_negate(self.lit(("dislodged", p)))]
+        for m in s.attackers.get(p, ()):
+            if s.unit_at[m].power != s.unit_at[p].power and m != aim:
+                intact.append(_negate(self.lit(("path", m))))
+        self.equivalent(target, intact)
+
+    def supports(self, mover: str, excluding_power: str | None = None):
+        """The number of given supports for a move (optionally not counting one power's)."""
+        return _sum(
+            self.lit(("support", q))
+            for q in self.structure.move_supports.get(mover, ())
+            if excluding_power is None or self.structure.unit_at[q].power != excluding_power
+        )
+
+    def attack(self, m: str):
+        """ATTACK strength of a move (DATC 5, with no help to dislodge one's own unit)."""
+        s = self.structure
+        q = s.moves[m].dest.province
+        path = self.lit(("path", m))
+        upper = 1 + len(s.move_supports.get(m, ()))
+        name = f"attack[{s.moves[m].order}]"
+        full = 1 + self.supports(m)
+        defender = s.unit_at.get(q)
+        if defender is None:
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), full)])
+        if defender.power == s.unit_at[m].power:
+            stay = 0
+        else:
+            stay = 1 + self.supports(m, excluding_power=defender.power)
+        if q not in s.moves or s.opposing.get(m) == q:
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
+        away = self.lit(("move", q))
+        return self.switch(
+            name,
+            upper,
+            [((_negate(path),), 0), ((path, away), full), ((path, _negate(away)), stay)],
+        )
+
+    def prevent(self, m: str):
+        """PREVENT strength: nothing without a path or after losing a head-to-head battle."""
+        s = self.structure
+        path = self.lit(("path", m))
+        upper = 1 + len(s.move_supports.get(m, ()))
+        full = 1 + self.supports(m)
+        cases = [((_negate(path),), 0)]
+        if m in s.opposing:
+            beaten = self.lit(("move", s.opposing[m]))
+            cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
+        else:
+            cases.append(((path,), full))
+        return self.switch(f"prevent[{s.moves[m].order}]", upper, cases)
+
+    def hold(self, q: str):
+        """HOLD strength of a province."""
+        s = self.structure
+        if q not in s.unit_at:
+            return 0
+        if q in s.moves:
+            leaves = self.lit(("move", q))
+            return int(not leaves) if isinstance(leaves, bool) else 1 - leaves
+        checked = s.order_of[q]
+        if checked is not None and checked.status is Status.INVALID and isinstance(
+            checked.order, Move
+        ):
+            return 1  # an invalid move fails; the unit stays, without hold support
+        return 1 + _sum(self.lit(("support", r)) for r in s.hold_supports.get(q, ()))
+
+    def _define_move(self, m: str, target: Lit) -> None:
+        """MOVE: the attack beats the resistance at the destination and every rival's
+        prevent strength (DEFEND of the opposing move in a head-to-head battle)."""
+        s = self.structure
+        move = s.moves[m]
+        q = move.dest.province
+        attack = self.attack(m)
+        if m in s.opposing:
+            resist = 1 + self.supports(s.opposing[m])
+            against = f"defend[{s.moves[s.opposing[m]].order}]"
+        else:
+            resist = self.hold(q)
+            against = f"hold[{s.unit_at.get(q, q)}]"
+        conditions = [self.beats(attack, resist, f"beats[{move.order} vs {against}]")]
+        for rival in s.attackers[q]:
+            if rival != m:
+                name = f"beats[{move.order} vs prevent[{s.moves[rival].order}]]"
+                conditions.append(self.beats(attack, self.prevent(rival), name))
+        self.equivalent(target, conditions)
+
+
+def _negate(lit: Lit) -> Lit:
+    return (not lit) if isinstance(lit, bool) else ~lit
+
+
+def _sum(lits: Iterable[Lit]):
+    """Sum of literals; an int when all are constants."""
+    lits = list(lits)
+    constant = sum(1 for x in lits if x is True)
+    variables = [x for x in lits if not isinstance(x, bool)]
+    return sum(variables, constant) if variables else constant
+
+
+def build(
+    structure: Structure,
+    fixed: Mapping[Decision, bool] | None = None,
+    include: Iterable[Decision] | None = None,
+) -> TurnModel:
+    """The model of the decisions in `include` (all by default); others are read as fixed."""
+    turn_model = TurnModel(structure, dict(fixed or {}))
+    for decision in include if include is not None else structure.decisions():
+        turn_model.define(decision)
+    return turn_model

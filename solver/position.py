@@ -1,0 +1,147 @@
+"""Immutable positions: the phase, the units, centre owners and units awaiting retreat."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+from topology import Location, UnitType, standard
+
+from .errors import DipsatError
+
+
+class Season(enum.Enum):
+    SPRING = "Spring"
+    FALL = "Fall"
+    WINTER = "Winter"
+
+
+class PhaseKind(enum.Enum):
+    MOVEMENT = "movement"
+    RETREAT = "retreat"
+    ADJUSTMENT = "adjustment"
+
+
+_SEASONS = {
+    "s": Season.SPRING,
+    "spring": Season.SPRING,
+    "f": Season.FALL,
+    "fall": Season.FALL,
+    "autumn": Season.FALL,
+    "w": Season.WINTER,
+    "winter": Season.WINTER,
+}
+_KINDS = {
+    "m": PhaseKind.MOVEMENT,
+    "movement": PhaseKind.MOVEMENT,
+    "moves": PhaseKind.MOVEMENT,
+    "r": PhaseKind.RETREAT,
+    "retreat": PhaseKind.RETREAT,
+    "retreats": PhaseKind.RETREAT,
+    "a": PhaseKind.ADJUSTMENT,
+    "adjustment": PhaseKind.ADJUSTMENT,
+    "adjustments": PhaseKind.ADJUSTMENT,
+    "builds": PhaseKind.ADJUSTMENT,
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    year: int
+    season: Season = field(compare=False)
+    kind: PhaseKind = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.season.value} {self.year} {self.kind.value}"
+
+    @property
+    def code(self) -> str:
+        """The MILA phase code, e.g. 'S1901M'."""
+        return f"{self.season.value[0]}{self.year}{self.kind.value[0].upper()}"
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
+        text = text.strip()
+        short = re.fullmatch(r"([SFWsfw])(\d{4})([MRAmra])", text)
+        if short:
+            season, year, kind = short.groups()
+        else:
+            words = text.lower().replace(",", " ").split()
+            if len(words) != 3 or not words[1].isdigit():
+                raise DipsatError(
+                    f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
+                )
+            season, year, kind = words
+        try:
+            return cls(int(year), _SEASONS[season.lower()], _KINDS[kind.lower()])
+        except KeyError as err:
+            raise DipsatError(
+                f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
+            ) from err
+
+
+SPRING_1901 = Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Unit:
+    location: Location
+    type: UnitType
+    power: str
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {location_name(self.location)}"
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+
+def location_name(location: Location) -> str:
+    """'St Petersburg(nc)': the DATC way of writing a location."""
+    name = standard().province(location.province).name
+    return f"{name}({location.coast})" if location.coast else name
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class DislodgedUnit:
+    """A unit awaiting retreat, with where its attacker came from."""
+
+    unit: Unit
+    attacker_from: str
+    by_convoy: bool = False
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board at one phase.  Collections are sorted tuples so equal positions compare equal."""
+
+    phase: Phase
+    units: tuple[Unit, ...] = ()
+    centres: tuple[tuple[str, str], ...] = ()  # (province, owner power), sorted by province
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
+    _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", tuple(sorted(self.units)))
+        object.__setattr__(self, "centres", tuple(sorted(self.centres)))
+        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        seen: dict[str, Unit] = {}
+        for unit in self.units:
+            if unit.province in seen:
+                raise DipsatError(
+                    f"two units in {standard().province(unit.province).name}: "
+                    f"{seen[unit.province]} and {unit}"
+                )
+            seen[unit.province] = unit
+        object.__setattr__(self, "_by_province", seen)
+
+    def unit_in(self, province: str) -> Unit | None:
+        """The unit standing in a province (any coast), or None."""
+        return self._by_province.get(province)
+
+    def owner(self, province: str) -> str | None:
+        return dict(self.centres).get(province)

@@ -1,0 +1,201 @@
+"""What a turn came to: outcomes with typed reasons, dislodged units, the next position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from topology import Location, standard
+
+from .fallback import Core, Settlement
+from .legality import Checked, Status, Turn
+from .model import Decision, Structure
+from .orders import Convoy, Hold, Move, SupportHold, SupportMove
+from .outcomes import (
+    Bounced,
+    CutBy,
+    DislodgedBy,
+    Illegal,
+    Invalid,
+    NoPath,
+    Outcome,
+    ParadoxRule,
+)
+from .position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .retreats import retreat_options
+
+
+@dataclass(frozen=True, slots=True)
+class Retreating:
+    """A dislodged unit, where its attacker came from, and where it may retreat."""
+
+    unit: Unit
+    attacker_from: str
+    by_convoy: bool
+    options: tuple[Location, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    turn: Turn
+    outcomes: tuple[Outcome, ...]  # one per submitted order, in submission order
+    values: dict[Decision, bool]  # every decision of the model
+    cores: tuple[Core, ...]
+    forced: dict[Decision, bool]
+    dislodged: tuple[Retreating, ...]
+    standoffs: frozenset[str]
+    after: Position
+
+
+def _next_phase(phase: Phase, retreats: bool) -> Phase:
+    if retreats:
+        return Phase(phase.year, phase.season, PhaseKind.RETREAT)
+    if phase.season is Season.SPRING:
+        return Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
+    return Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT)
+
+
+def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolution:
+    """Turn the settled decisions into outcomes, dislodgements and the next position."""
+    board = standard()
+    values = settlement.values
+    s = structure
+
+    def value(kind: str, province: str) -> bool:
+        if kind == "path" and province not in s.routes:
+            return s.moves[province].reachable
+        return values.get((kind, province), False)
+
+    def moved(p: str) -> bool:
+        return p in s.moves and value("move", p)
+
+    paradox_of: dict[Decision, Core] = {}
+    for core in settlement.cores:
+        if core.is_paradox:
+            for d in core.decisions:
+                paradox_of[d] = core
+
+    # Dislodgements: who came in, and from where.
+    dislodger: dict[str, str] = {}
+    for p in s.unit_at:
+        if value("dislodged", p):
+            dislodger[p] = next(m for m in s.attackers[p] if value("move", m))
+
+    after_units = []
+    occupied = set()
+    for p, unit in s.unit_at.items():
+        if p in dislodger:
+            continue
+        if moved(p):
+            loc = s.moves[p].dest
+            after_units.append(Unit(loc, unit.type, unit.power))
+            occupied.add(loc.province)
+        else:
+            after_units.append(unit)
+            occupied.add(p)
+
+    standoffs = set()
+    for q, movers in s.attackers.items():
+        if q in occupied:
+            continue
+        for m in movers:
+            beaten = m in s.opposing and value("move", s.opposing[m])
+            if value("path", m) and not beaten and not value("move", m):
+                standoffs.add(q)
+
+    standing = Position(turn.position.phase, tuple(after_units), (), (), frozenset(standoffs))
+    retreating = []
+    for p, m in sorted(dislodger.items()):
+        entry = DislodgedUnit(s.unit_at[p], m, s.moves[m].by_convoy)
+        retreating.append(
+            Retreating(entry.unit, m, entry.by_convoy, retreat_options(standing, entry, board))
+        )
+    destroyed = {r.unit.province for r in retreating if not r.options}
+
+    outcomes = []
+    for checked in turn.checked:
+        outcomes.append(_outcome(checked, s, value, dislodger, destroyed, paradox_of))
+
+    after = Position(
+        _next_phase(turn.position.phase, bool(retreating)),
+        tuple(after_units),
+        turn.position.centres,
+        tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating),
+        frozenset(standoffs) if retreating else frozenset(),
+    )
+    return Resolution(
+        turn,
+        tuple(outcomes),
+        dict(values),
+        settlement.cores,
+        settlement.forced,
+        tuple(retreating),
+        frozenset(standoffs),
+        after,
+    )
+
+
+def _outcome(
+    checked: Checked,
+    s: Structure,
+    value,
+    dislodger: dict[str, str],
+    destroyed: set[str],
+    paradox_of: dict[Decision, Core],
+) -> Outcome:
+    unit = checked.unit
+    p = unit.province if unit is not None else None
+    is_dislodged = p is not None and p in dislodger
+    fate = {"dislodged": is_dislodged, "destroyed": is_dislodged and p in destroyed}
+    order = checked.order
+    if checked.status is Status.ILLEGAL:
+        return Outcome(checked.given, "illegal", reason=Illegal(checked.reason), **fate)
+    if checked.status is Status.INVALID:
+        return Outcome(checked.given, "invalid", reason=Invalid(checked.reason), **fate)
+    by = DislodgedBy(str(s.unit_at[dislodger[p]])) if is_dislodged else None
+    match order:
+        case Hold():
+            return Outcome(checked.given, "stands", reason=by, **fate)
+        case Move():
+            core = paradox_of.get(("move", p)) or paradox_of.get(("path", p))
+            if value("move", p):
+                circular = core is not None and core.rule == "circular movement"
+                return Outcome(
+                    checked.given,
+                    "succeeds",
+                    reason=ParadoxRule(core.rule, core.labels) if circular else None,
+                    **fate,
+                )
+            if not checked.reachable:
+                return Outcome(checked.given, "fails", reason=Invalid(checked.reason), **fate)
+            if not value("path", p):
+                reason = ParadoxRule(core.rule, core.labels) if core else NoPath()
+                return Outcome(checked.given, "fails", reason=reason, **fate)
+            q = checked.dest.province
+            blockers = [str(s.unit_at[r]) for r in s.attackers[q] if r != p]
+            if q in s.unit_at and q not in blockers:
+                blockers.insert(0, str(s.unit_at[q]))
+            return Outcome(checked.given, "fails", reason=Bounced(tuple(blockers)), **fate)
+        case SupportHold() | SupportMove():
+            if value("support", p):
+                return Outcome(checked.given, "given", **fate)
+            aim = (
+                order.dest.province
+                if isinstance(order, SupportMove)
+                else order.supported.place.province
+            )
+            cutters = tuple(
+                str(s.unit_at[m])
+                for m in s.attackers.get(p, ())
+                if s.unit_at[m].power != unit.power and m != aim and value("path", m)
+            )
+            return Outcome(checked.given, "cut", reason=CutBy(cutters) if cutters else by, **fate)
+        case Convoy():
+            if value("convoy", p):
+                return Outcome(checked.given, "available", **fate)
+            core = paradox_of.get(("convoy", p))
+            reason = ParadoxRule(core.rule, core.labels) if core else by
+            return Outcome(checked.given, "disrupted", reason=reason, **fate)
+    return Outcome(checked.given, "illegal", reason=Illegal("not a movement order"), **fate)
+
+
+__all__ = ["Outcome", "Resolution", "Retreating", "resolve"]

@@ -1,0 +1,50 @@
+"""Convoy routes: chains of fleets in sea provinces from an army's province to its destination."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from topology import Board, Kind
+
+
+def seas_touching(board: Board, province: str) -> frozenset[str]:
+    """Sea provinces that border a province (any coast)."""
+    graph = board.province_graph()
+    return frozenset(n for n in graph[province] if board.province(n).kind is Kind.SEA)
+
+
+def minimal_routes(
+    board: Board, origin: str, dest: str, fleets: frozenset[str]
+) -> Iterator[tuple[str, ...]]:
+    """Every inclusion-minimal chain of seas in `fleets` leading from origin to dest.
+
+    A chain is minimal when no fleet can be left out, i.e. the path has no chord: no sea
+    touches a sea further along than the next one, only the first touches the origin and
+    only the last touches the destination.  These are the "proper routes" of DATC 4.E.1.
+    """
+    graph = board.province_graph()
+    if board.province(origin).kind is not Kind.COAST or board.province(dest).kind is not Kind.COAST:
+        return
+    start = seas_touching(board, origin) & fleets
+    goal = seas_touching(board, dest) & fleets
+    if not start or not goal:
+        return
+
+    def extend(path: list[str]) -> Iterator[tuple[str, ...]]:
+        last = path[-1]
+        if last in goal:
+            yield tuple(path)
+            return
+        for sea in sorted(fleets.intersection(graph[last])):
+            if sea in path or sea in start or any(sea in graph[p] for p in path[:-1]):
+                continue
+            path.append(sea)
+            yield from extend(path)
+            path.pop()
+
+    for first in sorted(start):
+        yield from extend([first])
+
+
+def has_route(board: Board, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+    return next(minimal_routes(board, origin, dest, fleets), None) is not None

@@ -1,0 +1,145 @@
+"""The dipsat command: parse, check and adjudicate, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA, ROOT
+
+
+def dipsat(*args, stdin=None, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+def test_parse_prints_canonical_orders():
+    result = dipsat("parse", "-", stdin="A EDI - NWY VIA\n# a comment\n\nF NWG C A EDI - NWY\n")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "A Edinburgh - Norway via Convoy",
+        "F Norwegian Sea Convoys A Edinburgh - Norway",
+    ]
+
+
+def test_parse_output_parses_to_the_same_orders(tmp_path):
+    first = dipsat("parse", str(DATA / "datc_v3_2_orders.txt"))
+    assert first.returncode == 0
+    again_file = tmp_path / "again.txt"
+    again_file.write_text(first.stdout)
+    second = dipsat("parse", str(again_file))
+    assert second.stdout == first.stdout
+    assert len(first.stdout.splitlines()) == 840
+
+
+def test_parse_reports_file_line_and_column(tmp_path):
+    bad = tmp_path / "orders.txt"
+    bad.write_text("A Paris - Burgundy\n\nA Munich Tyrolia\n")
+    result = dipsat("parse", str(bad))
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip() == f"{bad}:3:10: expected an order verb (Holds, -, Supports, "
+        "Convoys, R, Disband, Build), found 'Tyrolia'"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_check_json_report():
+    result = dipsat("check", "cases/datc/6A.cases", "--json")
+    report = json.loads(result.stdout)
+    assert result.returncode == 0
+    assert report == {
+        "total": 12,
+        "passed": 12,
+        "failed": 0,
+        "sections": {"6.A": {"total": 12, "passed": 12}},
+        "failures": [],
+    }
+
+
+def test_check_fails_on_a_wrong_expectation(tmp_path):
+    case = tmp_path / "wrong.cases"
+    case.write_text(
+        "case X.1: a bounce\n\nAustria:\nA Vienna - Tyrolia => succeeds\n\n"
+        "Italy:\nA Venice - Tyrolia => fails\n"
+    )
+    result = dipsat("check", str(case), "--json")
+    report = json.loads(result.stdout)
+    assert result.returncode == 1
+    assert report["failures"] == [
+        {
+            "id": "X.1",
+            "order": "Austria: A Vienna - Tyrolia",
+            "expected": "succeeds",
+            "got": "fails",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("England:\nA London Holds\n", ":1:1: expected a 'case ID: TITLE' line"),
+        ("case X.1: t\nA London Holds\n", ":2:1: expected a power header"),
+        ("case X.1: t\nEngland:\nA London Hold => wins\n", ":3:18: expected an outcome"),
+        ("case X.1: t\nEngland:\nA Lndon Holds\n", ":3:3: expected a province, found unknown"),
+        ("case X.1: t\nEngland:\nLondon Holds\n", ":3:1: expected a unit type"),
+        ("case X.1: t\nGondor:\n", ":2:1: expected a power"),
+        ("case X.1: t\ncase X.1: u\n", ":2:1: case X.1 already defined on line 1"),
+    ],
+)
+def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
+    case = tmp_path / "bad.cases"
+    case.write_text(text)
+    result = dipsat("check", str(case))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"{case}{message}"), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_adjudicate_explains_outcomes():
+    result = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 0
+    results = {o["order"]: o["result"] for o in data["orders"]}
+    assert results["France: F English Channel Convoys A Brest - London"] == "disrupted, dislodged"
+    assert data["paradoxes"][0]["rule"] == "szykman"
+    reasons = {o["order"]: o["reason"] for o in data["orders"]}
+    assert "Szykman" in reasons["France: A Brest - London"]
+    bounce = json.loads(
+        dipsat("adjudicate", "cases/datc/6A.cases", "--case", "6.A.11", "--json").stdout
+    )
+    assert bounce["orders"][0]["reason"] == "bounced by A Venice"
+
+
+def test_output_is_byte_identical_across_processes_and_hash_seeds():
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        outputs.add(
+            dipsat(
+                "adjudicate", "cases/datc/6F.cases", "--case", "6.F.27", "--json", env=env
+            ).stdout
+        )
+        outputs.add(dipsat("check", "cases/datc/6C.cases", "--json", env=env).stdout)
+    assert len(outputs) == 2
+
+
+def test_check_compares_the_expected_position(tmp_path):
+    case = tmp_path / "after.cases"
+    case.write_text("case X.2: a move\n\nGermany:\nA Munich - Ruhr => succeeds\n\n"
+                    "AFTER\nGermany owns A Munich\n")
+    result = dipsat("check", str(case), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["failures"] == [
+        {"id": "X.2", "order": "AFTER", "expected": "Germany A Munich", "got": "Germany A Ruhr"}]

@@ -1,0 +1,135 @@
+"""The order parser: every notation, canonical printing, round trips and bad input."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA, table
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.errors import OrderSyntaxError
+from solver.notation import parse_given, parse_order
+from solver.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Place,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from topology import UnitType, standard
+
+
+def order_lines(name: str) -> list[str]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.mark.parametrize(("text", "canonical"), table("notations.txt"))
+def test_notation_reads_as_canonical(text, canonical):
+    assert str(parse_given(text)) == canonical
+
+
+@pytest.mark.parametrize("name", ["datc_v3_2_orders.txt", "mdatc_orders.txt"])
+def test_every_document_order_round_trips(name):
+    lines = order_lines(name)
+    assert len(lines) > 30
+    for line in lines:
+        first = parse_given(line)
+        assert parse_given(str(first)) == first, line
+
+
+def test_datc_document_has_all_its_orders():
+    assert len(order_lines("datc_v3_2_orders.txt")) == 840
+
+
+@pytest.mark.parametrize(("text", "error"), table("bad_orders.txt"))
+def test_bad_orders_name_the_column(text, error):
+    with pytest.raises(OrderSyntaxError) as caught:
+        parse_given(text)
+    assert str(caught.value).startswith(error)
+    assert caught.value.column >= 1
+
+
+def test_retreat_phase_reads_a_move_as_retreat():
+    assert isinstance(parse_order("A Holland - Belgium", phase="retreat"), Retreat)
+    assert isinstance(parse_order("A Holland - Belgium"), Move)
+
+
+def test_ambiguous_name_lists_candidates():
+    with pytest.raises(OrderSyntaxError, match=r"could be .*Norway, Norwegian Sea"):
+        parse_order("F Nor - Swe")
+
+
+# -- property tests ------------------------------------------------------------------------
+_VALID_SAMPLES = [line.split(": ", 1)[-1] for line in order_lines("datc_v3_2_orders.txt")[::7]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_arbitrary_text_parses_or_raises_syntax_error(text):
+    try:
+        parse_given(text)
+    except OrderSyntaxError as error:
+        assert isinstance(error, ValueError)
+        assert 1 <= error.column <= len(text) + 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(_VALID_SAMPLES),
+    st.integers(0, 80),
+    st.integers(0, 4),
+    st.text(alphabet="()-/:@ ABFSCHnsce0123456789", max_size=4),
+)
+def test_mutated_orders_parse_or_raise_syntax_error(order, at, cut, insert):
+    at = min(at, len(order))
+    text = order[:at] + insert + order[at + cut :]
+    try:
+        result = parse_given(text)
+    except OrderSyntaxError as error:
+        assert 1 <= error.column <= len(text) + 1
+    else:
+        assert parse_given(str(result)) == result
+
+
+_CODES = sorted(standard().provinces)
+
+
+@st.composite
+def places(draw):
+    province = draw(st.sampled_from(_CODES))
+    coasts = standard().province(province).coasts
+    coast = draw(st.sampled_from((None, *coasts))) if coasts else None
+    if draw(st.booleans()):
+        return Place(province, coast, draw(st.integers(0, 30)), draw(st.integers(0, 40)))
+    return Place(province, coast)
+
+
+@st.composite
+def units(draw):
+    return UnitRef(draw(places()), draw(st.sampled_from((None, UnitType.ARMY, UnitType.FLEET))))
+
+
+orders = st.one_of(
+    st.builds(Hold, units()),
+    st.builds(Move, units(), places(), st.booleans()),
+    st.builds(SupportHold, units(), units()),
+    st.builds(SupportMove, units(), units(), places()),
+    st.builds(Convoy, units(), units(), places()),
+    st.builds(Retreat, units(), places()),
+    st.builds(Disband, units()),
+    st.builds(Build, units()),
+    st.just(Waive()),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(orders)
+def test_printed_orders_parse_back(order):
+    assert parse_order(str(order)) == order

@@ -1,0 +1,38 @@
+"""Map topology for dipsat: provinces, coasts, powers, names and adjacency graphs.
+
+``standard()`` gives the standard board; ``load_board(path)`` reads another map file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import Board
+from .loader import STANDARD_PATH, MapDataError, load_board, standard
+from .names import AmbiguousNameError, UnknownNameError, normalize
+from .places import COASTS, Kind, Location, Power, Province, UnitType
+
+__all__ = [
+    "COASTS",
+    "STANDARD",
+    "STANDARD_PATH",
+    "AmbiguousNameError",
+    "Board",
+    "Kind",
+    "Location",
+    "MapDataError",
+    "Power",
+    "Province",
+    "UnitType",
+    "UnknownNameError",
+    "load_board",
+    "normalize",
+    "standard",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``topology.STANDARD`` is the cached standard board, loaded on first use."""
+    if name == "STANDARD":
+        return standard()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

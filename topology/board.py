@@ -1,0 +1,235 @@
+"""The immutable board: provinces, powers, name lookup and adjacency graphs."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import networkx as nx
+
+from .names import AmbiguousNameError, UnknownNameError, normalize, prefix_matches
+from .places import Kind, Location, Power, Province
+
+
+class Board:
+    """A map loaded and checked by :func:`topology.load_board`; read-only.
+
+    Graph views are built once, frozen with :func:`networkx.freeze` and shared.
+    """
+
+    __slots__ = (
+        "_army",
+        "_fleet",
+        "_locations",
+        "_power_index",
+        "_powers",
+        "_province_graph",
+        "centres",
+        "name",
+        "name_index",
+        "powers",
+        "provinces",
+    )
+
+    name: str
+    powers: tuple[str, ...]
+    provinces: Mapping[str, Province]
+    centres: frozenset[str]
+    name_index: Mapping[tuple[str, ...], frozenset[str]]
+
+    def __init__(
+        self,
+        name: str,
+        provinces: Iterable[Province],
+        powers: Iterable[Power],
+        army_edges: Iterable[tuple[str, str]],
+        fleet_edges: Iterable[tuple[Location, Location]],
+    ) -> None:
+        """Build from checked data; use :func:`topology.load_board` rather than this."""
+        by_code = {p.code: p for p in sorted(provinces, key=lambda p: p.code)}
+        by_power = {p.name: p for p in sorted(powers, key=lambda p: p.name)}
+        army_edges = list(army_edges)
+        fleet_edges = list(fleet_edges)
+
+        index: dict[tuple[str, ...], set[str]] = {}
+        for prov in by_code.values():
+            for text in (prov.code, prov.name, *prov.aliases):
+                index.setdefault(normalize(text), set()).add(prov.code)
+        power_index: dict[tuple[str, ...], str] = {}
+        for power in by_power.values():
+            for text in (power.name, power.adjective, *power.aliases):
+                power_index[normalize(text)] = power.name
+
+        locations: list[Location] = []
+        for prov in by_code.values():
+            locations.append(Location(prov.code))
+            locations.extend(Location(prov.code, coast) for coast in prov.coasts)
+
+        army = nx.Graph()
+        army.add_nodes_from(c for c, p in by_code.items() if p.kind is not Kind.SEA)
+        army.add_edges_from(army_edges)
+        fleet = nx.Graph()
+        fleet.add_nodes_from(
+            str(loc)
+            for loc in locations
+            if by_code[loc.province].kind is not Kind.LAND
+            and (loc.coast is not None or not by_code[loc.province].coasts)
+        )
+        fleet.add_edges_from((str(a), str(b)) for a, b in fleet_edges)
+        merged = nx.Graph()
+        merged.add_nodes_from(by_code)
+        merged.add_edges_from(army_edges)
+        merged.add_edges_from((a.province, b.province) for a, b in fleet_edges)
+
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "powers", tuple(by_power))
+        _set(self, "provinces", MappingProxyType(by_code))
+        _set(self, "centres", frozenset(c for c, p in by_code.items() if p.is_centre))
+        _set(
+            self,
+            "name_index",
+            MappingProxyType({k: frozenset(v) for k, v in sorted(index.items())}),
+        )
+        _set(self, "_powers", MappingProxyType(by_power))
+        _set(self, "_power_index", MappingProxyType(power_index))
+        _set(self, "_locations", tuple(locations))
+        _set(self, "_army", nx.freeze(army))
+        _set(self, "_fleet", nx.freeze(fleet))
+        _set(self, "_province_graph", nx.freeze(merged))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Board is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Board is immutable; cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<Board {self.name!r}: {len(self.provinces)} provinces, {len(self.powers)} powers>"
+
+    # -- provinces and powers -------------------------------------------------
+
+    def province(self, code: str) -> Province:
+        """The province with canonical code ``code`` (use :meth:`lookup` for names)."""
+        try:
+            return self.provinces[code]
+        except KeyError:
+            raise UnknownNameError(code) from None
+
+    def home_centres(self, power: str) -> tuple[str, ...]:
+        """Codes of ``power``'s home centres, sorted; ``power`` may be any of its names."""
+        return self._powers[self.lookup_power(power)].home
+
+    def power_adjective(self, power: str) -> str:
+        """The adjective of ``power`` ("French" for France)."""
+        return self._powers[self.lookup_power(power)].adjective
+
+    def lookup_power(self, text: str) -> str:
+        """The English power name for its name, adjective, alias or code.
+
+        Case and accents are ignored; only whole names match (no prefixes, so
+        that a unit letter such as "F" is never read as a power).
+        """
+        try:
+            return self._power_index[normalize(text)]
+        except KeyError:
+            raise UnknownNameError(text, what="power") from None
+
+    def lookup(self, text: str) -> str:
+        """The province code for a code, name or alias in any indexed code set.
+
+        An exact (normalised) match wins; otherwise a unique prefix match
+        (:meth:`candidates_by_prefix`) is accepted.
+
+        Raises:
+            UnknownNameError: nothing matches.
+            AmbiguousNameError: several provinces match; see its ``candidates``.
+        """
+        words = normalize(text)
+        found: Iterable[str] = self.name_index.get(words, ())
+        if not found:
+            found = self.candidates_by_prefix(words)
+        found = tuple(found)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            names = {code: self.provinces[code].name for code in found}
+            raise AmbiguousNameError(text, found, names)
+        raise UnknownNameError(text)
+
+    def candidates_by_prefix(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """Sorted codes with a name or alias that starts with the normalised ``words``.
+
+        All words but the last must match whole words; the last may be a prefix.
+        """
+        found: set[str] = set()
+        for key, codes in self.name_index.items():
+            if prefix_matches(words, key):
+                found |= codes
+        return tuple(sorted(found))
+
+    # -- places and adjacency -------------------------------------------------
+
+    def locations(self) -> tuple[Location, ...]:
+        """Every place a unit can stand, sorted.
+
+        Each province as ``Location(code)`` (for a split province, a place for
+        armies only) plus each coast of a split province, ``Location("spa", "nc")``.
+        """
+        return self._locations
+
+    def army_graph(self) -> nx.Graph:
+        """Frozen graph of army moves; nodes are land and coast province codes."""
+        return self._army
+
+    def fleet_graph(self) -> nx.Graph:
+        """Frozen graph of fleet moves.
+
+        Nodes are ``str(Location)`` of seas, coasts and the coasts of split provinces.
+        """
+        return self._fleet
+
+    def province_graph(self) -> nx.Graph:
+        """Frozen graph of all provinces, an edge wherever any border exists (coasts merged)."""
+        return self._province_graph
+
+    def army_adjacent(self, a: str, b: str) -> bool:
+        """True if an army can move from province ``a`` to province ``b``."""
+        return self._army.has_edge(a, b)
+
+    def fleet_adjacent(self, a: Location, b: Location) -> bool:
+        """True if a fleet can move from location ``a`` to location ``b``."""
+        return self._fleet.has_edge(str(a), str(b))
+
+    def fleet_coasts_towards(self, src: Location, dest_province: str) -> tuple[str | None, ...]:
+        """Coasts of ``dest_province`` that a fleet at ``src`` can reach.
+
+        ``("nc", "sc")`` from mao to spa, ``("sc",)`` from lyo to spa,
+        ``(None,)`` for a reachable province without split coasts, ``()`` if none.
+        """
+        dest = self.province(dest_province)
+        targets = [Location(dest.code, c) for c in dest.coasts] or [Location(dest.code)]
+        return tuple(t.coast for t in targets if self.fleet_adjacent(src, t))
+
+    def distances_to(self, sources: Iterable[str]) -> dict[str, int]:
+        """Steps from each province to the nearest of ``sources`` on the province graph.
+
+        Used for civil-disorder disbands (DATC 4.D.8): any border counts, whatever
+        the unit type. Returns ``{}`` when ``sources`` is empty.
+        """
+        dist: dict[str, int] = {}
+        queue: deque[str] = deque()
+        for code in sources:
+            self.province(code)
+            if code not in dist:
+                dist[code] = 0
+                queue.append(code)
+        while queue:
+            here = queue.popleft()
+            for there in self._province_graph.adj[here]:
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+        return dist

@@ -1,0 +1,98 @@
+"""Value types for the board: unit and terrain kinds, provinces and unit locations."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+COASTS: tuple[str, ...] = ("nc", "sc", "ec", "wc")
+"""Coast codes a split province may have: north, south, east and west coast."""
+
+
+class UnitType(enum.Enum):
+    """Army or fleet; ``str()`` gives the one-letter notation."""
+
+    ARMY = "A"
+    FLEET = "F"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Kind(enum.Enum):
+    """Terrain of a province: who may stand there."""
+
+    LAND = "land"  # armies only
+    COAST = "coast"  # armies and fleets
+    SEA = "sea"  # fleets only
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Location:
+    """A place a unit can stand: a province, or one coast of a split province.
+
+    ``str()`` gives the graph node key, ``"stp/nc"`` or ``"stp"``; :meth:`parse`
+    reads it back. Locations sort by province code, the bare province first.
+    """
+
+    province: str
+    coast: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.coast is not None and self.coast not in COASTS:
+            raise ValueError(f"unknown coast {self.coast!r}; expected one of {COASTS}")
+
+    def __str__(self) -> str:
+        return self.province if self.coast is None else f"{self.province}/{self.coast}"
+
+    @classmethod
+    def parse(cls, key: str) -> Location:
+        """Read a node key such as ``"stp/nc"`` or ``"stp"``."""
+        province, _, coast = key.partition("/")
+        return cls(province, coast or None)
+
+    def _key(self) -> tuple[str, str]:
+        return (self.province, self.coast or "")
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return self._key() >= other._key()
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    """One of the board's provinces, as read from the map file."""
+
+    code: str
+    name: str
+    kind: Kind
+    is_centre: bool = False
+    home: str | None = None  # the power whose home centre this is
+    coasts: tuple[str, ...] = ()  # only for provinces with two coasts
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A great power: its name, adjective, other names and home centres."""
+
+    name: str
+    adjective: str
+    aliases: tuple[str, ...]
+    home: tuple[str, ...]
