@@ -133,3 +133,16 @@ orders = st.one_of(
 @given(orders)
 def test_printed_orders_parse_back(order):
     assert parse_order(str(order)) == order
+
+
+SHARED_DATC = DATA.parent.parent.parent / "shared" / "datc-raw" / "datc-v3.2"
+
+
+@pytest.mark.skipif(not SHARED_DATC.exists(), reason="the shared DATC v3.2 extraction is absent")
+def test_committed_order_lines_match_the_datc_document():
+    import json
+
+    cases = json.loads((SHARED_DATC / "datc_v3_2_cases.json").read_text(encoding="utf-8"))
+    source = [f"{b['power']}: {o['order']}" for c in cases["cases"] for b in c["blocks"]
+              for o in b["orders"]]
+    assert order_lines("datc_v3_2_orders.txt") == source
