@@ -11,11 +11,15 @@ from .model import Structure
 from .orders import Given
 from .position import PhaseKind, Position
 from .resolution import Resolution, resolve
+from .rules import DATC_2025, RuleBook
 from .solve import SolverConfig
 
 
 def adjudicate(
-    position: Position, orders: Sequence[Given], config: SolverConfig | None = None
+    position: Position,
+    orders: Sequence[Given],
+    rules: RuleBook = DATC_2025,
+    config: SolverConfig | None = None,
 ) -> Resolution:
     """Adjudicate a movement phase."""
     if position.phase.kind is not PhaseKind.MOVEMENT:
@@ -23,6 +27,6 @@ def adjudicate(
             f"{position.phase} is not a movement phase; "
             "retreat and adjustment phases come with the full game cycle"
         )
-    turn = analyse(position, orders)
+    turn = analyse(position, orders, rules)
     structure = Structure.of(turn)
     return resolve(turn, structure, settle(structure, config or SolverConfig()))

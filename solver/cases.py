@@ -59,6 +59,7 @@ class CaseOrder:
 class Block:
     kind: PhaseKind
     orders: tuple[CaseOrder, ...]
+    automatic: tuple[tuple[str, str], ...] = ()  # (power, province) removed by civil disorder
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class _Draft:
     units: dict[str, tuple[Unit, int]] = field(default_factory=dict)
     setup: set[str] = field(default_factory=set)  # provinces placed by set-up lines
     centres: dict[str, str] = field(default_factory=dict)
-    blocks: list[tuple[PhaseKind, list[CaseOrder]]] = field(default_factory=list)
+    blocks: list[tuple[PhaseKind, list]] = field(default_factory=list)
     power: str | None = None
     after: list[Unit] | None = None  # the units expected after the last phase
 
@@ -181,6 +182,20 @@ class _Reader:
         if not draft.blocks:
             draft.blocks.append((self.first_kind(draft), []))
         kind, orders = draft.blocks[-1]
+        automatic = re.match(r"(?i)^automatic\s+disband\s+(.*)$", stripped)
+        if automatic:
+            if kind is not PhaseKind.ADJUSTMENT:
+                raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
+            try:
+                ref = parse_given(automatic.group(1), self.board).order.unit
+            except (OrderSyntaxError, AttributeError) as err:
+                raise self.fail(
+                    number,
+                    f"expected a unit after 'Automatic disband': {err}",
+                    _column_after(line, automatic.group(0).split()[1]),
+                ) from err
+            orders.append((draft.power, ref.place.province))
+            return
         order_text, expected = line, None
         if "=>" in line:
             order_text, _, expected = line.partition("=>")
@@ -236,8 +251,9 @@ class _Reader:
             if centre:
                 province = self.board.lookup(centre.group(1).strip())
                 if not self.board.province(province).is_centre:
-                    raise self.fail(number, f"{expected}: {centre.group(1)!r} is no supply "
-                                    "centre", column)
+                    raise self.fail(
+                        number, f"{expected}: {centre.group(1)!r} is no supply centre", column
+                    )
                 return province, power
             order = parse_given(what, self.board).order
         except (OrderSyntaxError, UnknownNameError, AmbiguousNameError) as err:
@@ -287,10 +303,23 @@ class _Reader:
         position = Position(
             phase, tuple(u for u, _ in draft.units.values()), tuple(draft.centres.items())
         )
-        blocks = tuple(Block(kind, tuple(orders)) for kind, orders in draft.blocks)
+        blocks = tuple(
+            Block(
+                kind,
+                tuple(o for o in orders if isinstance(o, CaseOrder)),
+                tuple(sorted(o for o in orders if isinstance(o, tuple))),
+            )
+            for kind, orders in draft.blocks
+        )
         after = tuple(sorted(draft.after)) if draft.after is not None else None
         return Case(
-            draft.id, draft.title, self.path, draft.line, position, blocks, dict(draft.meta),
+            draft.id,
+            draft.title,
+            self.path,
+            draft.line,
+            position,
+            blocks,
+            dict(draft.meta),
             after,
         )
 

@@ -19,6 +19,7 @@ from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .notation import parse_given
 from .position import location_name
 from .resolution import Resolution
+from .rules import rule_book
 
 app = typer.Typer(
     add_completion=False,
@@ -27,6 +28,11 @@ app = typer.Typer(
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", help="rule book: 2025 (DATC v3.2 preferences) or webdiplomacy")
+]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -76,11 +82,12 @@ def _load(paths: list[str]) -> list[Case]:
 def check(
     paths: Annotated[list[str], typer.Argument(help="case files or folders of *.cases")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    rules: RulesOption = "2025",
 ) -> None:
     """Run every case under the paths and report conformance by section."""
     try:
-        report = run(_load(paths))
-    except CaseFormatError as error:
+        report = run(_load(paths), rule_book(rules))
+    except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=False))
@@ -137,6 +144,7 @@ def adjudicate(
     file: Annotated[str, typer.Argument(help="a case file (position and orders)")],
     case: Annotated[str | None, typer.Option("--case", help="the case to adjudicate")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the resolution as JSON")] = False,
+    rules: RulesOption = "2025",
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
     try:
@@ -150,7 +158,7 @@ def adjudicate(
         raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
     target = chosen[0]
     try:
-        result = run_case(target)
+        result = run_case(target, rule_book(rules))
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
     if result.resolution is None:

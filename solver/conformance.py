@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .adjudicate import adjudicate
+from topology import standard
+
+from .adjustments import AdjustmentResolution
 from .cases import Block, Case
 from .checker import check_resolution
 from .errors import DipsatError
-from .position import PhaseKind
+from .game import advance
 from .resolution import Resolution
-from .retreats import adjudicate_retreats
+from .rules import DATC_2025, RuleBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,11 @@ def _section_key(section: str) -> tuple:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
+def _units(pairs) -> str:
+    board = standard()
+    return "; ".join(f"{power} {board.province(p).name}" for power, p in pairs) or "none"
+
+
 def _compare(case: Case, block: Block, outcomes) -> list[Failure]:
     return [
         Failure(case.id, str(o.given), o.expected, got.label)
@@ -78,40 +85,37 @@ def _compare(case: Case, block: Block, outcomes) -> list[Failure]:
     ]
 
 
-def run_case(case: Case) -> CaseResult:
+def run_case(case: Case, rules: RuleBook = DATC_2025) -> CaseResult:
     """Adjudicate the case phase by phase and compare every expected outcome."""
     failures: list[Failure] = []
     resolution: Resolution | None = None
     position = case.position
     for block in case.blocks:
         try:
-            if block.kind is PhaseKind.MOVEMENT:
-                resolution = adjudicate(position, [o.given for o in block.orders])
-                failures += _compare(case, block, resolution.outcomes)
-                failures += [
-                    Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
-                    for v in check_resolution(resolution)
-                ]
-                position = resolution.after
-            elif block.kind is PhaseKind.RETREAT:
-                retreats = adjudicate_retreats(position, [o.given for o in block.orders])
-                failures += _compare(case, block, retreats.outcomes)
-                position = retreats.after
-            else:
-                failures += [
-                    Failure(
-                        case.id,
-                        str(o.given),
-                        o.expected or "-",
-                        "not adjudicated: adjustment phases are not supported yet",
-                    )
-                    for o in block.orders
-                ]
+            if position.phase.kind is not block.kind:
+                raise DipsatError(
+                    f"the case gives {block.kind.value} orders, but the game is in {position.phase}"
+                )
+            step = advance(position, [o.given for o in block.orders], rules)
         except DipsatError as err:
             failures.append(
                 Failure(case.id, "-", f"a {block.kind.value} resolution", f"error: {err}")
             )
             break
+        failures += _compare(case, block, step.outcomes)
+        if isinstance(step.detail, Resolution):
+            resolution = step.detail
+            failures += [
+                Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
+                for v in check_resolution(resolution)
+            ]
+        if isinstance(step.detail, AdjustmentResolution):
+            got = tuple(sorted((u.power, u.province) for u in step.detail.civil_disorder))
+            if got != block.automatic:
+                failures.append(
+                    Failure(case.id, "automatic disbands", _units(block.automatic), _units(got))
+                )
+        position = step.after
     if case.after is not None and not failures:
         got = tuple(sorted(position.units))
         if got != case.after:
@@ -120,8 +124,8 @@ def run_case(case: Case) -> CaseResult:
     return CaseResult(case, tuple(failures), resolution)
 
 
-def run(cases: Iterable[Case]) -> Report:
+def run(cases: Iterable[Case], rules: RuleBook = DATC_2025) -> Report:
     report = Report()
     for case in cases:
-        report.results.append(run_case(case))
+        report.results.append(run_case(case, rules))
     return report

@@ -25,6 +25,7 @@ from .orders import (
 )
 from .position import Position, Unit, location_name
 from .routes import has_route, minimal_routes, seas_touching
+from .rules import DATC_2025, ConvoyToAdjacent, RuleBook
 
 
 class Status(enum.Enum):
@@ -252,7 +253,12 @@ def _convoying_fleets(orders: dict[Unit, Checked | None], army: Unit, dest: str)
     return fleets
 
 
-def analyse(position: Position, givens: Sequence[Given], board: Board | None = None) -> Turn:
+def analyse(
+    position: Position,
+    givens: Sequence[Given],
+    rules: RuleBook = DATC_2025,
+    board: Board | None = None,
+) -> Turn:
     """Judge every order of a movement turn and settle each unit's order in force."""
     board = board or standard()
     judged = [_judge(board, position, i, g) for i, g in enumerate(givens)]
@@ -271,11 +277,13 @@ def analyse(position: Position, givens: Sequence[Given], board: Board | None = N
             continue
         in_force[checked.unit] = checked
 
-    # 4.A.3 (2025): an army moving to an adjacent province goes by convoy only when its own
-    # power orders a fleet to convoy it or the order says "via convoy"; then there is no
+    # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
+    # convoy", and (2025) when its own power orders a fleet to convoy it; then there is no
     # land route to fall back on.
     for unit, checked in in_force.items():
         if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
+            continue
+        if rules.convoy_to_adjacent is not ConvoyToAdjacent.OWN_FLEET_OR_VIA:
             continue
         if unit.type is UnitType.ARMY and any(
             f.power == unit.power for f in _convoying_fleets(in_force, unit, checked.dest.province)

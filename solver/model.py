@@ -307,8 +307,10 @@ class TurnModel:
             leaves = self.lit(("move", q))
             return int(not leaves) if isinstance(leaves, bool) else 1 - leaves
         checked = s.order_of[q]
-        if checked is not None and checked.status is Status.INVALID and isinstance(
-            checked.order, Move
+        if (
+            checked is not None
+            and checked.status is Status.INVALID
+            and isinstance(checked.order, Move)
         ):
             return 1  # an invalid move fails; the unit stays, without hold support
         return 1 + _sum(self.lit(("support", r)) for r in s.hold_supports.get(q, ()))

@@ -20,7 +20,8 @@ from .outcomes import (
     Outcome,
     ParadoxRule,
 )
-from .position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .phases import after_movement
+from .position import DislodgedUnit, Position, Unit
 from .retreats import retreat_options
 
 
@@ -44,14 +45,6 @@ class Resolution:
     dislodged: tuple[Retreating, ...]
     standoffs: frozenset[str]
     after: Position
-
-
-def _next_phase(phase: Phase, retreats: bool) -> Phase:
-    if retreats:
-        return Phase(phase.year, phase.season, PhaseKind.RETREAT)
-    if phase.season is Season.SPRING:
-        return Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
-    return Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT)
 
 
 def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolution:
@@ -115,12 +108,12 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     for checked in turn.checked:
         outcomes.append(_outcome(checked, s, value, dislodger, destroyed, paradox_of))
 
-    after = Position(
-        _next_phase(turn.position.phase, bool(retreating)),
+    after = after_movement(
+        turn.position.phase,
         tuple(after_units),
         turn.position.centres,
         tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating),
-        frozenset(standoffs) if retreating else frozenset(),
+        frozenset(standoffs),
     )
     return Resolution(
         turn,

@@ -11,7 +11,8 @@ from topology import Board, Location, UnitType, standard
 from .errors import DipsatError
 from .orders import Disband, Given, Retreat
 from .outcomes import Bounced, Illegal, Outcome
-from .position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .phases import season_over
+from .position import DislodgedUnit, PhaseKind, Position, Unit
 
 
 def retreat_options(
@@ -106,13 +107,7 @@ def adjudicate_retreats(position: Position, orders: Sequence[Given]) -> RetreatR
             moved[province] = Unit(targets[province], unit.type, unit.power)
             outcomes.append(Outcome(given, "succeeds"))
     disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
-    phase = position.phase
-    following = (
-        Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
-        if phase.season is Season.SPRING
-        else Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT)
-    )
-    after = Position(following, position.units + tuple(moved.values()), position.centres)
+    after = season_over(position.phase, position.units + tuple(moved.values()), position.centres)
     return RetreatResolution(tuple(outcomes), disbanded, after)
 
 

@@ -1,0 +1,99 @@
+"""Phase sequencing: Spring movement, retreats, Fall movement, retreats, adjustments.
+
+Empty phases are skipped: a retreat phase exists only when a unit was dislodged, and a
+winter adjustment only when some power can build or must disband.  Supply centres change
+owner when the Fall season (its movement and retreats) is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from topology import standard
+
+from .position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+
+SOLO_CENTRES = 18
+
+
+def owned_centres(position: Position, power: str) -> list[str]:
+    return [p for p, owner in position.centres if owner == power]
+
+
+def free_home_centres(position: Position, power: str) -> list[str]:
+    """Home centres the power owns with no unit on them: where it may build."""
+    board = standard()
+    mine = set(owned_centres(position, power))
+    return [p for p in board.home_centres(power) if p in mine and position.unit_in(p) is None]
+
+
+def adjustment(position: Position, power: str) -> int:
+    """Builds allowed (positive) or disbands owed (negative) in the winter."""
+    units = sum(1 for u in position.units if u.power == power)
+    difference = len(owned_centres(position, power)) - units
+    if difference > 0:
+        return min(difference, len(free_home_centres(position, power)))
+    return difference
+
+
+def _ownership(units: Iterable[Unit], centres: Iterable[tuple[str, str]]) -> tuple:
+    board = standard()
+    owners = dict(centres)
+    for unit in units:
+        if board.province(unit.province).is_centre:
+            owners[unit.province] = unit.power
+    return tuple(owners.items())
+
+
+def season_over(phase: Phase, units: tuple[Unit, ...], centres) -> Position:
+    """The position once a season's movement and retreats are done."""
+    if phase.season is Season.SPRING:
+        return Position(Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT), units, centres)
+    winter = Position(
+        Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT), units, _ownership(units, centres)
+    )
+    if any(adjustment(winter, power) for power in standard().powers):
+        return winter
+    return Position(Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, winter.centres)
+
+
+def after_movement(
+    phase: Phase,
+    units: tuple[Unit, ...],
+    centres,
+    dislodged: tuple[DislodgedUnit, ...],
+    standoffs: frozenset[str],
+) -> Position:
+    if dislodged:
+        retreat = Phase(phase.year, phase.season, PhaseKind.RETREAT)
+        return Position(retreat, units, centres, dislodged, standoffs)
+    return season_over(phase, units, centres)
+
+
+def after_adjustment(phase: Phase, units: tuple[Unit, ...], centres) -> Position:
+    return Position(Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, centres)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    solo: str | None
+    eliminated: tuple[str, ...]
+
+    @property
+    def over(self) -> bool:
+        return self.solo is not None
+
+
+def game_status(position: Position) -> GameStatus:
+    """A solo at 18 centres; a power with no units and no centres is eliminated."""
+    board = standard()
+    solo = next((p for p in board.powers if len(owned_centres(position, p)) >= SOLO_CENTRES), None)
+    eliminated = tuple(
+        p
+        for p in board.powers
+        if not owned_centres(position, p)
+        and not any(u.power == p for u in position.units)
+        and not any(d.unit.power == p for d in position.dislodged)
+    )
+    return GameStatus(solo, eliminated)

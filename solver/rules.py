@@ -1,0 +1,52 @@
+"""Rule books: the choices where rulebook editions and sites differ, as one immutable value.
+
+A rule book holds one named policy per disputed issue of DATC chapter 4 that dipsat
+implements.  The default is the DATC v3.2 preference (the 2025 edition).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .errors import DipsatError
+
+
+class ConvoyToAdjacent(enum.Enum):
+    """DATC 4.A.3: when does an army moving to an adjacent province go by convoy?"""
+
+    OWN_FLEET_OR_VIA = "own-fleet-or-via"  # 2025: an own fleet convoys it, or "via convoy"
+    VIA_ONLY = "via-only"  # DPTG, webDiplomacy, dipcc: only when the order says "via convoy"
+
+
+class CivilDisorder(enum.Enum):
+    """DATC 4.D.8: which units go when a power orders too few disbands."""
+
+    OWNED_CENTRES = "owned-centres"  # 2023/2025: farthest from an owned centre, any border
+    HOME_CENTRES = "home-centres"  # 1971/1982: farthest from a home centre
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBook:
+    name: str
+    convoy_to_adjacent: ConvoyToAdjacent = ConvoyToAdjacent.OWN_FLEET_OR_VIA
+    civil_disorder: CivilDisorder = CivilDisorder.OWNED_CENTRES
+
+
+DATC_2025 = RuleBook("2025")
+WEBDIPLOMACY = RuleBook(
+    "webdiplomacy",
+    convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
+    civil_disorder=CivilDisorder.HOME_CENTRES,
+)
+RULE_BOOKS = {book.name: book for book in (DATC_2025, WEBDIPLOMACY)}
+
+
+def rule_book(name: str) -> RuleBook:
+    """A named rule book; unknown names are errors that list the known ones."""
+    try:
+        return RULE_BOOKS[name]
+    except KeyError:
+        raise DipsatError(
+            f"unknown rule book {name!r}; known: {', '.join(sorted(RULE_BOOKS))}"
+        ) from None
