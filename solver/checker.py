@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from topology import Kind, standard
+from topology import Kind
 
 from .legality import Checked, Status
 from .orders import Convoy, Move, SupportHold, SupportMove
@@ -22,7 +22,7 @@ _RULE_VALUE = {"szykman": False, "circular movement": True, "all fail": False}
 
 def check_resolution(resolution: Resolution) -> list[str]:
     """Every equation the resolution breaks, named; an empty list when it satisfies them all."""
-    board = standard()
+    board = resolution.turn.board
     values = resolution.values
     forced = resolution.forced
     orders: dict[str, Checked] = {u.province: c for u, c in resolution.turn.orders if c}
@@ -47,11 +47,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
         return sorted(p for p, c in moves.items() if c.dest.province == q)
 
     def supports_of_move(p: str) -> list[str]:
-        return [
-            s
-            for s, c in active.items()
-            if isinstance(c.order, SupportMove) and c.order.supported.place.province == p
-        ]
+        return [s for s, c in active.items() if isinstance(c.order, SupportMove) and c.target == p]
 
     def given_count(supporters: list[str], not_power: str | None = None) -> int:
         return sum(
@@ -78,9 +74,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
         ):
             return 0 if succeeds(q) else 1
         hold_supporters = [
-            s
-            for s, c in active.items()
-            if isinstance(c.order, SupportHold) and c.order.supported.place.province == q
+            s for s, c in active.items() if isinstance(c.order, SupportHold) and c.target == q
         ]
         return 1 + given_count(hold_supporters)
 
@@ -109,8 +103,8 @@ def check_resolution(resolution: Resolution) -> list[str]:
             f
             for f, c in active.items()
             if isinstance(c.order, Convoy)
-            and c.order.army.place.province == p
-            and c.order.dest.province == move.dest.province
+            and c.target == p
+            and c.dest.province == move.dest.province
             and decided("convoy", f)
         }
         graph = board.province_graph()
@@ -155,11 +149,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
             verify("path", p, convoy_chain(p), "chain of available convoys")
     for s, c in sorted(active.items()):
         if isinstance(c.order, SupportHold | SupportMove):
-            aim = (
-                c.order.dest.province
-                if isinstance(c.order, SupportMove)
-                else c.order.supported.place.province
-            )
+            aim = c.dest.province if isinstance(c.order, SupportMove) else c.target
             cutters = [
                 m for m in into(s) if path(m) and units[m].power != units[s].power and m != aim
             ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from topology import Board, Kind, Location, UnitType, standard
 
@@ -20,6 +20,7 @@ from .orders import (
     Given,
     Hold,
     Move,
+    Place,
     SupportHold,
     SupportMove,
 )
@@ -43,7 +44,8 @@ class Checked:
     unit: Unit | None
     status: Status
     reason: str = ""
-    dest: Location | None = None  # a move's destination with its coast settled
+    dest: Location | None = None  # where a move, supported move or convoy goes (board key)
+    target: str | None = None  # the supported unit's or convoyed army's province (board key)
     by_convoy: bool = False  # a move that goes by convoy (4.A.3 decided here)
     reachable: bool = True  # False: possible only from the coast the order names (6.B.11)
 
@@ -59,13 +61,27 @@ class Turn:
     position: Position
     checked: tuple[Checked, ...]
     orders: tuple[tuple[Unit, Checked | None], ...]  # each unit's order in force (None: holds)
+    board: Board = field(default_factory=standard)
 
     def order_of(self, unit: Unit) -> Checked | None:
         return dict(self.orders)[unit]
 
 
-def _name(province: str) -> str:
-    return standard().province(province).name
+def key_of(board: Board, place: Place) -> str | None:
+    """The board's name for the province a place denotes, or None if there is none.
+
+    A standard board knows no multiverse coordinates; a spacetime board (solver.spacetime)
+    maps (province, timeline, turn) to one of its provinces."""
+    locate = getattr(board, "place_key", None)
+    if locate is not None:
+        return locate(place)
+    if place.timeline is not None or place.turn is not None:
+        return None
+    return place.province
+
+
+def _name(board: Board, key: str) -> str:
+    return board.province(key).name
 
 
 def _fleets(position: Position, board: Board) -> frozenset[str]:
@@ -96,6 +112,7 @@ def _move_problem(
     """Why a move by `unit` to dest is impossible ('' if possible), its settled destination,
     and whether it can only go by convoy."""
     kind = board.province(dest).kind
+    here = location_name(unit.location)
     if dest == unit.province:
         return "a unit cannot move to its own province", None, False
     if unit.type is UnitType.ARMY:
@@ -106,26 +123,21 @@ def _move_problem(
         fleets = _fleets(position, board) - {exclude}
         if has_route(board, unit.province, dest, fleets):
             return "", Location(dest), True
-        return f"{_name(dest)} is not adjacent and no fleets could convoy there", None, False
+        return f"{_name(board, dest)} is not adjacent and no fleets could convoy there", None, False
     if kind is Kind.LAND:
         return "a fleet cannot move inland", None, False
     reach = board.fleet_coasts_towards(unit.location, dest)
     if not reach:
-        return f"a fleet in {location_name(unit.location)} cannot reach {_name(dest)}", None, False
-    coasts = board.province(dest).coasts
-    if not coasts:
+        return f"a fleet in {here} cannot reach {_name(board, dest)}", None, False
+    if not board.province(dest).coasts:
         return "", Location(dest), False
     if coast is not None:
         if coast in reach:
             return "", Location(dest, coast), False
-        return (
-            (f"a fleet in {location_name(unit.location)} cannot reach {_name(dest)}({coast})"),
-            None,
-            False,
-        )
+        return f"a fleet in {here} cannot reach {_name(board, dest)}({coast})", None, False
     if len(reach) == 1:
         return "", Location(dest, reach[0]), False
-    return f"the coast of {_name(dest)} must be given", Location(dest), False
+    return f"the coast of {_name(board, dest)} must be given", Location(dest), False
 
 
 def _judge(board: Board, position: Position, index: int, given: Given) -> Checked:
@@ -135,25 +147,29 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
     def illegal(reason: str, unit: Unit | None = None) -> Checked:
         return Checked(index, given, unit, Status.ILLEGAL, reason)
 
+    def find(place: Place) -> tuple[str | None, Unit | None]:
+        key = key_of(board, place)
+        return key, position.unit_in(key) if key is not None else None
+
     if not isinstance(order, MOVEMENT_ORDERS):
-        return illegal(
-            "not an order for a movement phase",
-            position.unit_in(order.unit.place.province) if hasattr(order, "unit") else None,
-        )
-    unit = position.unit_in(order.unit.place.province)
+        unit = find(order.unit.place)[1] if hasattr(order, "unit") else None
+        return illegal("not an order for a movement phase", unit)
+    key, unit = find(order.unit.place)
     if unit is None:
-        return illegal(f"there is no unit in {_name(order.unit.place.province)}")
+        return illegal(f"there is no unit in {order.unit.place}")
     if given.power is not None and given.power != unit.power:
-        return illegal(f"the unit in {_name(unit.province)} belongs to {unit.power}", unit)
+        return illegal(f"the unit in {_name(board, key)} belongs to {unit.power}", unit)
+    if isinstance(order, Hold):
+        return Checked(index, given, unit, Status.ACTIVE)
+    dest = key_of(board, order.dest) if not isinstance(order, SupportHold) else None
+    if dest is None and not isinstance(order, SupportHold):
+        return illegal(f"there is no board for {order.dest}", unit)
     match order:
-        case Hold():
-            return Checked(index, given, unit, Status.ACTIVE)
-        case Move(dest=dest, via_convoy=via):
+        case Move(via_convoy=via):
             if via and unit.type is UnitType.FLEET:
                 return illegal("only armies can be convoyed", unit)
-            problem, settled, needs_convoy = _move_problem(
-                board, position, unit, dest.province, dest.coast
-            )
+            coast = order.dest.coast
+            problem, settled, needs_convoy = _move_problem(board, position, unit, dest, coast)
             written = order.unit.place.coast
             if (
                 problem
@@ -163,8 +179,8 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
                 # DATC 6.B.11: possible from the coast the player wrote, so not illegal
                 # (4.E.1 is read restrictively), but the fleet cannot change coast: it fails.
                 ghost = Unit(Location(unit.province, written), unit.type, unit.power)
-                if not _move_problem(board, position, ghost, dest.province, dest.coast)[0]:
-                    _, settled, _ = _move_problem(board, position, ghost, dest.province, dest.coast)
+                ghost_problem, settled, _ = _move_problem(board, position, ghost, dest, coast)
+                if not ghost_problem:
                     return Checked(
                         index,
                         given,
@@ -179,54 +195,53 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
             if (
                 via
                 and not needs_convoy
-                and not has_route(board, unit.province, dest.province, _fleets(position, board))
+                and not has_route(board, unit.province, dest, _fleets(position, board))
             ):
-                return illegal(f"no fleets could convoy to {_name(dest.province)}", unit)
+                return illegal(f"no fleets could convoy to {_name(board, dest)}", unit)
             return Checked(
                 index, given, unit, Status.ACTIVE, dest=settled, by_convoy=needs_convoy or via
             )
         case SupportHold(supported=ref) | SupportMove(supported=ref):
-            target = position.unit_in(ref.place.province)
+            _, target = find(ref.place)
             if target is None:
-                return illegal(f"there is no unit in {_name(ref.place.province)} to support", unit)
+                return illegal(f"there is no unit in {ref.place} to support", unit)
             if target is unit:
                 return illegal("a unit cannot support itself", unit)
-            into = order.dest.province if isinstance(order, SupportMove) else target.province
+            into = dest if isinstance(order, SupportMove) else target.province
             if not _can_reach(board, unit, into):
-                return illegal(f"{unit} cannot reach {_name(into)}", unit)
+                return illegal(f"{unit} cannot reach {_name(board, into)}", unit)
+            settled = None
             if isinstance(order, SupportMove):
-                problem, _, _ = _move_problem(
-                    board,
-                    position,
-                    target,
-                    order.dest.province,
-                    order.dest.coast,
-                    exclude=unit.province,
+                problem, settled, _ = _move_problem(
+                    board, position, target, dest, order.dest.coast, exclude=unit.province
                 )
                 if problem.startswith("the coast of"):
                     problem = ""  # 4.B.4: a support may leave the coast open
                 if problem:
                     return illegal(f"the supported move is impossible: {problem}", unit)
-            return Checked(index, given, unit, Status.ACTIVE)
-        case Convoy(army=ref, dest=dest):
+                settled = Location(dest, order.dest.coast)
+            return Checked(index, given, unit, Status.ACTIVE, dest=settled, target=target.province)
+        case Convoy(army=ref):
             if (
                 unit.type is not UnitType.FLEET
                 or board.province(unit.province).kind is not Kind.SEA
             ):
                 return illegal("only a fleet at sea can convoy", unit)
-            army = position.unit_in(ref.place.province)
+            _, army = find(ref.place)
             if army is None or army.type is not UnitType.ARMY:
-                return illegal(f"there is no army in {_name(ref.place.province)} to convoy", unit)
-            if army.province == dest.province:
+                return illegal(f"there is no army in {ref.place} to convoy", unit)
+            if army.province == dest:
                 return illegal("a unit cannot move to its own province", unit)
-            routes = minimal_routes(board, army.province, dest.province, _fleets(position, board))
+            routes = minimal_routes(board, army.province, dest, _fleets(position, board))
             if not any(unit.province in route for route in routes):
                 return illegal(
-                    f"{unit} is on no convoy route from {_name(army.province)} to "
-                    f"{_name(dest.province)}",
+                    f"{unit} is on no convoy route from {_name(board, army.province)} to "
+                    f"{_name(board, dest)}",
                     unit,
                 )
-            return Checked(index, given, unit, Status.ACTIVE)
+            return Checked(
+                index, given, unit, Status.ACTIVE, dest=Location(dest), target=army.province
+            )
     raise AssertionError(order)
 
 
@@ -239,18 +254,16 @@ def _matches_move(checked: Checked | None, province: str, coast: str | None = No
 
 
 def _convoying_fleets(orders: dict[Unit, Checked | None], army: Unit, dest: str) -> list[Unit]:
-    fleets = []
-    for unit, checked in orders.items():
-        if checked is None or checked.status is Status.ILLEGAL:
-            continue
-        order = checked.order
-        if (
-            isinstance(order, Convoy)
-            and order.army.place.province == army.province
-            and order.dest.province == dest
-        ):
-            fleets.append(unit)
-    return fleets
+    """Fleets with a legal convoy order for this army to this destination."""
+    return [
+        unit
+        for unit, checked in orders.items()
+        if checked is not None
+        and checked.status is not Status.ILLEGAL
+        and isinstance(checked.order, Convoy)
+        and checked.target == army.province
+        and checked.dest.province == dest
+    ]
 
 
 def analyse(
@@ -267,12 +280,8 @@ def analyse(
         if checked.status is Status.ILLEGAL or checked.unit is None:
             continue
         if in_force[checked.unit] is not None:  # DATC 4.D.3: the first legal order counts
-            judged[i] = Checked(
-                checked.index,
-                checked.given,
-                checked.unit,
-                Status.ILLEGAL,
-                f"{checked.unit} already has an order",
+            judged[i] = replace(
+                checked, status=Status.ILLEGAL, reason=f"{checked.unit} already has an order"
             )
             continue
         in_force[checked.unit] = checked
@@ -280,15 +289,15 @@ def analyse(
     # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
     # convoy", and (2025) when its own power orders a fleet to convoy it; then there is no
     # land route to fall back on.
-    for unit, checked in in_force.items():
-        if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
-            continue
-        if rules.convoy_to_adjacent is not ConvoyToAdjacent.OWN_FLEET_OR_VIA:
-            continue
-        if unit.type is UnitType.ARMY and any(
-            f.power == unit.power for f in _convoying_fleets(in_force, unit, checked.dest.province)
-        ):
-            in_force[unit] = replace(checked, by_convoy=True)
+    if rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA:
+        for unit, checked in in_force.items():
+            if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
+                continue
+            if unit.type is UnitType.ARMY and any(
+                f.power == unit.power
+                for f in _convoying_fleets(in_force, unit, checked.dest.province)
+            ):
+                in_force[unit] = replace(checked, by_convoy=True)
 
     # Validity: does each order fit the orders it refers to?
     for unit, checked in list(in_force.items()):
@@ -300,7 +309,7 @@ def analyse(
     for checked in in_force.values():
         if checked is not None:
             judged[checked.index] = checked
-    return Turn(position, tuple(judged), tuple(in_force.items()))
+    return Turn(position, tuple(judged), tuple(in_force.items()), board)
 
 
 def _invalid_reason(
@@ -316,33 +325,29 @@ def _invalid_reason(
             fleets = frozenset(
                 f.province
                 for f in _convoying_fleets(in_force, unit, checked.dest.province)
-                if _convoy_matches(in_force, f)
+                if _convoy_matches(position, in_force, f)
             )
             if not has_route(board, unit.province, checked.dest.province, fleets):
                 return "no convoy was ordered along any route"
-        case SupportHold(supported=ref):
-            target = position.unit_in(ref.place.province)
+        case SupportHold():
+            target = position.unit_in(checked.target)
             target_order = in_force.get(target)
             if target_order is not None and isinstance(target_order.order, Move):
                 return f"{target} is ordered to move"
-        case SupportMove(supported=ref, dest=dest):
-            target = position.unit_in(ref.place.province)
-            if not _matches_move(in_force.get(target), dest.province, dest.coast):
-                return f"{target} is not ordered to move to {dest}"
-        case Convoy(army=ref, dest=dest):
-            army = position.unit_in(ref.place.province)
-            army_order = in_force.get(army)
-            if not _matches_move(army_order, dest.province):
-                return f"{army} is not ordered to move to {_name(dest.province)}"
+        case SupportMove():
+            target = position.unit_in(checked.target)
+            if not _matches_move(in_force.get(target), checked.dest.province, checked.dest.coast):
+                return f"{target} is not ordered to move to {order.dest}"
+        case Convoy():
+            army = position.unit_in(checked.target)
+            if not _matches_move(in_force.get(army), checked.dest.province):
+                return f"{army} is not ordered to move to {order.dest}"
     return ""
 
 
-def _convoy_matches(in_force: dict[Unit, Checked | None], fleet: Unit) -> bool:
+def _convoy_matches(position: Position, in_force: dict[Unit, Checked | None], fleet: Unit) -> bool:
     checked = in_force[fleet]
-    order = checked.order
-    army = next(u for u in in_force if u.province == order.army.place.province)
-    army_order = in_force.get(army)
-    return _matches_move(army_order, order.dest.province)
+    return _matches_move(in_force.get(position.unit_in(checked.target)), checked.dest.province)
 
 
-__all__ = ["Checked", "Status", "Turn", "analyse", "seas_touching"]
+__all__ = ["Checked", "Status", "Turn", "analyse", "key_of", "seas_touching"]

@@ -47,9 +47,6 @@ class Structure:
 
     @classmethod
     def of(cls, turn: Turn) -> Structure:
-        from topology import standard
-
-        board = standard()
         unit_at = {u.province: u for u, _ in turn.orders}
         order_of = {u.province: c for u, c in turn.orders}
         active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
@@ -63,8 +60,8 @@ class Structure:
         move_supports: dict[str, list[str]] = defaultdict(list)
         hold_supports: dict[str, list[str]] = defaultdict(list)
         for p, c in supports.items():
-            target = c.order.supported.place.province
-            (move_supports if isinstance(c.order, SupportMove) else hold_supports)[target].append(p)
+            kind = move_supports if isinstance(c.order, SupportMove) else hold_supports
+            kind[c.target].append(p)
         convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
         routes = {}
         for p, c in moves.items():
@@ -72,10 +69,9 @@ class Structure:
                 fleets = frozenset(
                     f
                     for f, cv in convoys.items()
-                    if cv.order.army.place.province == p
-                    and cv.order.dest.province == c.dest.province
+                    if cv.target == p and cv.dest.province == c.dest.province
                 )
-                routes[p] = tuple(minimal_routes(board, p, c.dest.province, fleets))
+                routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
         opposing = {}
         for p, c in moves.items():
             q = c.dest.province
@@ -86,7 +82,10 @@ class Structure:
                 and not (c.by_convoy or other.by_convoy)
             ):
                 opposing[p] = q
-        freeze = lambda d: {k: tuple(v) for k, v in d.items()}  # noqa: E731
+
+        def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+            return {k: tuple(v) for k, v in table.items()}
+
         return cls(
             turn,
             unit_at,
@@ -240,12 +239,8 @@ class TurnModel:
         """SUPPORT: given unless the supporter is dislodged, or attacked (with a path) by
         another power from anywhere but the province the support is aimed at."""
         s = self.structure
-        order = s.supports[p].order
-        aim = (
-            order.dest.province
-            if isinstance(order, SupportMove)
-            else order.supported.place.province
-        )
+        support = s.supports[p]
+        aim = support.dest.province if support.dest is not None else support.target
         intact = [_negate(self.lit(("dislodged", p)))]
         for m in s.attackers.get(p, ()):
             if s.unit_at[m].power != s.unit_at[p].power and m != aim:

@@ -30,6 +30,11 @@ def timeline_index(name: str) -> int:
     return index - 1
 
 
+def spacetime_code(province: str, timeline: int, turn: int) -> str:
+    """The province code of a province on a multiverse board: 'mun@1:0' (timeline 1, turn 0)."""
+    return f"{province}@{timeline}:{turn}"
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Place:
     """A province with optional coast and, in the multiverse, optional board coordinates."""
@@ -42,6 +47,15 @@ class Place:
     @property
     def location(self) -> Location:
         return Location(self.province, self.coast)
+
+    @classmethod
+    def from_location(cls, location: Location) -> Place:
+        """The place of a location, decoding a spacetime code ('mun@1:0')."""
+        province, at, board = location.province.partition("@")
+        if not at:
+            return cls(province, location.coast)
+        timeline, _, turn = board.partition(":")
+        return cls(province, location.coast, int(timeline), int(turn))
 
     def with_board(self, timeline: int | None, turn: int | None) -> Place:
         """Fill the coordinates that are missing (MDATC default rules)."""

@@ -6,9 +6,10 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from topology import Location, UnitType, standard
+from topology import Location, UnitType
 
 from .errors import DipsatError
+from .orders import Place
 
 
 class Season(enum.Enum):
@@ -100,9 +101,8 @@ class Unit:
 
 
 def location_name(location: Location) -> str:
-    """'St Petersburg(nc)': the DATC way of writing a location."""
-    name = standard().province(location.province).name
-    return f"{name}({location.coast})" if location.coast else name
+    """'St Petersburg(nc)', or 'b-Munich@1' on a spacetime board: as orders write places."""
+    return str(Place.from_location(location))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -132,10 +132,7 @@ class Position:
         seen: dict[str, Unit] = {}
         for unit in self.units:
             if unit.province in seen:
-                raise DipsatError(
-                    f"two units in {standard().province(unit.province).name}: "
-                    f"{seen[unit.province]} and {unit}"
-                )
+                raise DipsatError(f"two units in one province: {seen[unit.province]} and {unit}")
             seen[unit.province] = unit
         object.__setattr__(self, "_by_province", seen)
 

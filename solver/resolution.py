@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from topology import Location, standard
+from topology import Location
 
 from .fallback import Core, Settlement
 from .legality import Checked, Status, Turn
@@ -49,7 +49,7 @@ class Resolution:
 
 def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolution:
     """Turn the settled decisions into outcomes, dislodgements and the next position."""
-    board = standard()
+    board = turn.board
     values = settlement.values
     s = structure
 
@@ -108,13 +108,19 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     for checked in turn.checked:
         outcomes.append(_outcome(checked, s, value, dislodger, destroyed, paradox_of))
 
-    after = after_movement(
-        turn.position.phase,
-        tuple(after_units),
-        turn.position.centres,
-        tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating),
-        frozenset(standoffs),
-    )
+    dislodged_units = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
+    if hasattr(board, "place_key"):  # a multiverse step: solver.multiverse splits it by board
+        after = Position(
+            turn.position.phase, tuple(after_units), (), dislodged_units, frozenset(standoffs)
+        )
+    else:
+        after = after_movement(
+            turn.position.phase,
+            tuple(after_units),
+            turn.position.centres,
+            dislodged_units,
+            frozenset(standoffs),
+        )
     return Resolution(
         turn,
         tuple(outcomes),
@@ -171,11 +177,7 @@ def _outcome(
         case SupportHold() | SupportMove():
             if value("support", p):
                 return Outcome(checked.given, "given", **fate)
-            aim = (
-                order.dest.province
-                if isinstance(order, SupportMove)
-                else order.supported.place.province
-            )
+            aim = checked.dest.province if isinstance(order, SupportMove) else checked.target
             cutters = tuple(
                 str(s.unit_at[m])
                 for m in s.attackers.get(p, ())
