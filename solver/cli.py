@@ -1,4 +1,4 @@
-"""The `dipsat` command line: parse, check, adjudicate."""
+"""The `dipsat` command line: parse, check, adjudicate, replay."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from topology import Location
@@ -18,6 +19,8 @@ from .conformance import run, run_case
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .notation import parse_given
 from .position import location_name
+from .replay import KINDS
+from .replay import replay as replay_games
 from .resolution import Resolution
 from .rules import rule_book
 
@@ -179,6 +182,55 @@ def adjudicate(
         )
     for p in data["paradoxes"]:
         out.print(f"  core ({p['rule']}, {p['solutions']} solutions): " + "; ".join(p["core"]))
+
+
+@app.command()
+def replay(
+    files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    rules: RulesOption = "2025",
+) -> None:
+    """Adjudicate every phase of recorded games and compare with the next recorded state."""
+    try:
+        book = rule_book(rules)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    report = replay_games(files, book)
+    for error in report.errors:
+        err.print(str(error), markup=False)
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2))
+    else:
+        table = Table(title=f"dipsat replay ({report.games} games, rules {book.name})")
+        table.add_column("phase kind")
+        table.add_column("matched", justify="right")
+        table.add_column("mismatched", justify="right")
+        names = {code: kind.value for kind, code in KINDS.items()}
+        for code, counts in report.by_kind.items():
+            colour = "red" if counts["mismatched"] else "green"
+            table.add_row(
+                f"{names[code]} ({code})",
+                f"[{colour}]{counts['matched']}[/]",
+                str(counts["mismatched"]),
+            )
+        table.add_row("all", f"[bold]{report.matched}[/]", f"[bold]{report.mismatched}[/]")
+        out.print(table)
+        for m in report.mismatches:
+            out.print(f"[red]MISMATCH[/] {escape(m.file)}: {m.phase} -> {m.next}")
+            if m.note:
+                out.print(f"  {m.note}", markup=False)
+            for aspect in m.expected:
+                for label, items in (("expected", m.expected), ("produced", m.produced)):
+                    text = "; ".join(items[aspect]) or "nothing"
+                    out.print(f"  {aspect}: {label} {text}", markup=False)
+        out.print(
+            f"{report.transitions} transitions: {report.matched} matched, "
+            f"{report.mismatched} mismatched"
+        )
+    if report.errors:
+        raise typer.Exit(2)
+    if report.mismatched:
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -1,0 +1,203 @@
+"""Replay of recorded webDiplomacy games (MILA JSON): every transition matches the record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA, ROOT
+
+from solver.mila import read_game
+from solver.replay import replay
+from solver.rules import DATC_2025, WEBDIPLOMACY
+
+GAMES = DATA / "games"
+FIRST = GAMES / "game_433761_ENGLAND_AG.json"
+SECOND = GAMES / "game_433762_ITALY_AEFT.json"
+SHARED_GAMES = ROOT.parent / "shared" / "games"
+
+
+def dipsat(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def write_game(tmp_path: Path, name: str, data: dict | str) -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def first_game(phases: int | None = None) -> dict:
+    data = json.loads(FIRST.read_text(encoding="utf-8"))
+    if phases is not None:
+        data["phases"] = data["phases"][:phases]
+    return data
+
+
+def test_two_games_match_every_transition_under_webdiplomacy_rules():
+    report = replay([FIRST, SECOND], WEBDIPLOMACY)
+    assert not report.errors
+    assert report.mismatches == []
+    assert (report.games, report.transitions, report.matched) == (2, 69, 69)
+    assert report.by_kind == {
+        "M": {"transitions": 31, "matched": 31, "mismatched": 0},
+        "R": {"transitions": 23, "matched": 23, "mismatched": 0},
+        "A": {"transitions": 15, "matched": 15, "mismatched": 0},
+    }
+
+
+def test_civil_disorder_by_owned_centres_is_a_rule_difference():
+    """DATC 2025 counts distance from owned centres; webDiplomacy from home centres."""
+    report = replay([FIRST], DATC_2025)
+    assert [(m.phase, m.next, m.kind) for m in report.mismatches] == [("W1908A", "S1909M", "A")]
+    mismatch = report.mismatches[0]
+    assert mismatch.expected == {"units": ["FRANCE: A RUH"]}
+    assert mismatch.produced == {"units": ["FRANCE: A WAR"]}
+
+
+@pytest.mark.skipif(
+    not SHARED_GAMES.is_dir(), reason=f"the shared game files are not at {SHARED_GAMES}"
+)
+def test_all_shared_games_match():
+    files = sorted(SHARED_GAMES.glob("*.json"))
+    report = replay(files, WEBDIPLOMACY)
+    assert not report.errors
+    assert [m.as_json() for m in report.mismatches] == []
+    assert (report.games, report.transitions) == (10, 362)
+
+
+def test_a_wrong_retreat_option_in_the_record_is_a_mismatch(tmp_path):
+    data = first_game(7)  # to W1902A; F SWE is dislodged in F1902M
+    retreat = data["phases"][5]
+    assert retreat["name"] == "F1902R"
+    retreat["state"]["retreats"]["RUSSIA"]["F SWE"].remove("FIN")
+    report = replay([write_game(tmp_path, "game.json", data)], WEBDIPLOMACY)
+    assert [m.as_json() for m in report.mismatches] == [
+        {
+            "file": str(tmp_path / "game.json"),
+            "phase": "F1902M",
+            "next": "F1902R",
+            "kind": "M",
+            "expected": {"dislodged": ["RUSSIA: *F SWE -> BAL, BOT"]},
+            "produced": {"dislodged": ["RUSSIA: *F SWE -> BAL, BOT, FIN"]},
+        }
+    ]
+    assert report.matched == report.transitions - 1
+
+
+def test_a_retreat_phase_we_cannot_rebuild_says_why(tmp_path):
+    data = first_game(7)
+    state = data["phases"][5]["state"]
+    state["units"]["RUSSIA"] = ["*A SWE" if u == "*F SWE" else u for u in state["units"]["RUSSIA"]]
+    state["retreats"]["RUSSIA"] = {"A SWE": ["FIN"]}
+    data["phases"][5]["orders"]["RUSSIA"] = ["A SWE R FIN"]
+    report = replay([write_game(tmp_path, "game.json", data)], WEBDIPLOMACY)
+    assert [(m.phase, m.kind) for m in report.mismatches] == [("F1902M", "M"), ("F1902R", "R")]
+    assert report.mismatches[1].note == (
+        "RUSSIA *A SWE was not dislodged by our adjudication of F1902M"
+    )
+
+
+def malformed(tmp_path: Path) -> dict[str, Path]:
+    text = SECOND.read_text(encoding="utf-8")
+    unit = json.loads(text)
+    unit["phases"][3]["state"]["units"]["AUSTRIA"][0] = "A VIEX"
+    order = json.loads(text)
+    order["phases"][4]["orders"]["ITALY"].append("A ROM -> -> TUN")
+    key = json.loads(text)
+    del key["phases"][2]["state"]["centers"]
+    return {
+        "truncated": write_game(tmp_path, "truncated.json", text[:5000]),
+        "unit": write_game(tmp_path, "unit.json", unit),
+        "order": write_game(tmp_path, "order.json", order),
+        "key": write_game(tmp_path, "key.json", key),
+    }
+
+
+def test_malformed_files_name_file_and_phase_and_the_others_still_run(tmp_path):
+    bad = malformed(tmp_path)
+    report = replay([bad["truncated"], bad["unit"], FIRST, bad["order"], bad["key"]], WEBDIPLOMACY)
+    assert report.games == 1
+    assert report.mismatched == 0
+    assert report.transitions == 36 - 1
+    assert [str(e) for e in report.errors] == [
+        f"{bad['truncated']}: not JSON: Unterminated string starting at (line 1, column 4991)",
+        f"{bad['unit']}: S1902M: state.units.AUSTRIA: unknown unit string 'A VIEX'; "
+        "expected 'A PAR', 'F STP/NC' or '*F SWE'",
+        f"{bad['order']}: S1902R: orders.ITALY: cannot read 'A ROM -> -> TUN': column 10: "
+        "expected a province, found '->'",
+        f"{bad['key']}: W1901A: state: missing key 'centers'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("phases", "message"),
+    [
+        ("oops", "game.phases: expected list"),
+        ([{"name": "S1901X", "orders": {}, "state": {}}], "expected a phase name such as"),
+        ([{"name": "S1901M", "orders": {}, "state": {"name": "F1901M"}}], "state.name is"),
+    ],
+)
+def test_structural_errors(tmp_path, phases, message):
+    path = write_game(tmp_path, "game.json", {"phases": phases})
+    report = replay([path], WEBDIPLOMACY)
+    assert len(report.errors) == 1
+    assert message in report.errors[0].message
+
+
+def test_reading_keeps_starred_units_and_their_options():
+    game = read_game(FIRST)
+    retreat = game.phases[5]
+    assert retreat.name == "F1902R"
+    assert "RUSSIA: *F SWE -> BAL, BOT, FIN" in retreat.snapshot.dislodged
+    assert "RUSSIA: F SWE" not in retreat.snapshot.units
+
+
+def test_cli_json_report_and_exit_status(tmp_path):
+    result = dipsat("replay", "--rules", "webdiplomacy", "--json", str(FIRST))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert list(report) == [
+        "games",
+        "transitions",
+        "matched",
+        "mismatched",
+        "by_kind",
+        "mismatches",
+        "errors",
+    ]
+    assert (report["games"], report["transitions"], report["mismatched"]) == (1, 35, 0)
+    assert set(report["by_kind"]) == {"M", "R", "A"}
+
+    mismatched = dipsat("replay", "--json", str(FIRST))  # the 2025 rules differ once
+    assert mismatched.returncode == 1
+    assert json.loads(mismatched.stdout)["mismatches"][0]["phase"] == "W1908A"
+
+    truncated = write_game(tmp_path, "truncated.json", FIRST.read_text(encoding="utf-8")[:100])
+    broken = dipsat("replay", "--rules", "webdiplomacy", str(truncated), str(FIRST))
+    assert broken.returncode == 2
+    assert broken.stderr.startswith(f"{truncated}: not JSON:")
+    assert "35 transitions: 35 matched, 0 mismatched" in broken.stdout
+    assert "Traceback" not in broken.stderr
+
+
+def test_the_end_marker_is_compared_without_a_phase_name(tmp_path):
+    data = first_game(3)  # S1901M, F1901M, W1901A
+    data["phases"][2]["name"] = data["phases"][2]["state"]["name"] = "COMPLETED"
+    data["phases"][2]["orders"] = {}
+    report = replay([write_game(tmp_path, "ended.json", data)], WEBDIPLOMACY)
+    assert (report.transitions, report.matched, report.errors) == (2, 2, [])
+    data["phases"].append(first_game(4)["phases"][3])
+    report = replay([write_game(tmp_path, "after_end.json", data)], WEBDIPLOMACY)
+    assert [str(e) for e in report.errors] == [
+        f"{tmp_path / 'after_end.json'}: COMPLETED: COMPLETED is not the last phase"
+    ]
