@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from topology import Board
 
 from .errors import DipsatError
 from .fallback import settle
 from .legality import analyse
-from .model import Structure
+from .model import Decision, Structure
 from .orders import Given
 from .position import PhaseKind, Position
 from .resolution import Resolution, resolve
@@ -20,13 +22,16 @@ def adjudicate(
     orders: Sequence[Given],
     rules: RuleBook = DATC_2025,
     config: SolverConfig | None = None,
+    board: Board | None = None,
+    recorded: Mapping[Decision, bool] | None = None,
 ) -> Resolution:
-    """Adjudicate a movement phase."""
+    """Adjudicate a movement phase (on the standard board unless another is given; the
+    multiverse passes its joint board and the decisions history keeps)."""
     if position.phase.kind is not PhaseKind.MOVEMENT:
         raise DipsatError(
             f"{position.phase} is not a movement phase; "
             "retreat and adjustment phases come with the full game cycle"
         )
-    turn = analyse(position, orders, rules)
+    turn = analyse(position, orders, rules, board)
     structure = Structure.of(turn)
-    return resolve(turn, structure, settle(structure, config or SolverConfig()))
+    return resolve(turn, structure, settle(structure, config, recorded))

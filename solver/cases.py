@@ -22,10 +22,11 @@ from topology import AmbiguousNameError, Location, UnknownNameError, standard
 
 from .errors import CaseFormatError, OrderSyntaxError
 from .notation import parse_given
-from .orders import Given, Hold, Waive
+from .orders import Given, Hold, Waive, apply_board_defaults, spacetime_code
 from .position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
 
 MAX_CASE_FILE_BYTES = 4_000_000
+VARIANTS = ("standard", "multiverse")
 OUTCOME_WORDS = frozenset(
     {
         "stands",
@@ -53,6 +54,7 @@ class CaseOrder:
     given: Given
     expected: str | None  # an outcome label such as "fails, dislodged", or None
     line: int
+    revised: bool = False  # a recorded order of a past board, adjudicated again (multiverse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ class Block:
     kind: PhaseKind
     orders: tuple[CaseOrder, ...]
     automatic: tuple[tuple[str, str], ...] = ()  # (power, province) removed by civil disorder
+    revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,12 @@ class Case:
     blocks: tuple[Block, ...]
     meta: dict[str, str] = field(default_factory=dict)
     after: tuple[Unit, ...] | None = None
+    after_boards: tuple[str, ...] | None = None  # multiverse: the boards expected, 'b@1'
+    after_retreating: tuple[Unit, ...] | None = None  # multiverse: units owing a retreat
+
+    @property
+    def multiverse(self) -> bool:
+        return self.meta.get("variant") == "multiverse"
 
     @property
     def section(self) -> str:
@@ -94,7 +103,15 @@ class _Draft:
     centres: dict[str, str] = field(default_factory=dict)
     blocks: list[tuple[PhaseKind, list]] = field(default_factory=list)
     power: str | None = None
+    season: tuple[int, int] | None = None  # multiverse header 'Germany 2:0': (timeline, turn)
     after: list[Unit] | None = None  # the units expected after the last phase
+    after_boards: tuple[str, ...] | None = None
+    after_retreating: list[Unit] = field(default_factory=list)
+    revising: bool = False
+
+    @property
+    def multiverse(self) -> bool:
+        return self.meta.get("variant") == "multiverse"
 
 
 def _column_after(line: str, marker: str) -> int:
@@ -144,21 +161,26 @@ class _Reader:
         return cases
 
     def line(self, draft: _Draft, number: int, line: str, stripped: str) -> None:
-        meta = re.match(r"^(phase|source|note|title)\s*:\s*(.*)$", stripped)
+        meta = re.match(r"^(phase|source|note|title|variant)\s*:\s*(.*)$", stripped)
         if meta and not draft.blocks:
             draft.meta[meta.group(1)] = meta.group(2).strip()
+            if meta.group(1) == "variant" and meta.group(2).strip() not in VARIANTS:
+                raise self.fail(
+                    number, f"expected a variant ({', '.join(VARIANTS)})", _column_after(line, ":")
+                )
             return
         if stripped.upper() == "AFTER":
             draft.after = []
             return
-        owns = re.match(r"^(\S+)\s+owns\s+(.*)$", stripped)
+        owns = re.match(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$", stripped)
         if draft.after is not None:
-            if not owns:
-                raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
-            unit = self.owned(number, line, owns)
-            if not isinstance(unit, Unit):
-                raise self.fail(number, "expected a unit, not a centre, after AFTER")
-            draft.after.append(unit)
+            self.after_line(draft, number, line, stripped, owns)
+            return
+        if draft.multiverse and stripped in ("---", "REVISED"):
+            if stripped == "---":
+                draft.blocks.append((PhaseKind.MOVEMENT, []))
+            draft.revising = stripped == "REVISED"
+            draft.power = draft.season = None
             return
         if stripped.lower() in _PHASE_MARKERS:
             draft.blocks.append((_PHASE_MARKERS[stripped.lower()], []))
@@ -171,9 +193,19 @@ class _Reader:
             else:
                 draft.centres[owned[0]] = owned[1]
             return
-        header = re.match(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*:$", stripped)
+        header = re.match(
+            r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$", stripped
+        )
+        if header and header.group(2) is None and header.group(4) is None:
+            try:  # a bare power name, as the MDATC writes its headers
+                self.board.lookup_power(header.group(1))
+            except (UnknownNameError, AmbiguousNameError):
+                header = None
         if header:
             draft.power = self.power(number, line, header.group(1))
+            draft.season = None
+            if header.group(2) is not None:
+                draft.season = (int(header.group(3)), int(header.group(2)))
             if not draft.blocks:
                 draft.blocks.append((self.first_kind(draft), []))
             return
@@ -209,15 +241,42 @@ class _Reader:
                     _column_after(line, "=>"),
                 )
         try:
-            given = parse_given(order_text, self.board, kind.value)
+            given = parse_given(order_text, self.board, None if draft.multiverse else kind.value)
         except OrderSyntaxError as err:
             raise self.fail(number, err.message, err.column) from err
+        if draft.season is not None:
+            given = Given(given.power, apply_board_defaults(given.order, *draft.season))
         if given.power is not None and given.power != draft.power:
             raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
         given = Given(draft.power, given.order)
-        orders.append(CaseOrder(given, expected, number))
-        if kind is PhaseKind.MOVEMENT and not isinstance(given.order, Waive):
+        orders.append(CaseOrder(given, expected, number, draft.revising))
+        first_step = not draft.multiverse or len(draft.blocks) == 1
+        if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
             self.imply_unit(draft, number, given)
+
+    def after_line(self, draft: _Draft, number: int, line: str, stripped: str, owns) -> None:
+        """A line of the AFTER section: units (with 'retreating' and coordinates in a
+        multiverse) and, in a multiverse, 'boards: a@0 a@1 b@1'."""
+        boards = re.match(r"^boards\s*:\s*(.*)$", stripped)
+        if boards and draft.multiverse:
+            names = tuple(sorted(boards.group(1).split()))
+            bad = [n for n in names if not re.fullmatch(r"[a-z]{1,2}@\d+", n)]
+            if bad:
+                raise self.fail(
+                    number,
+                    f"expected boards such as 'a@0 b@1', found {bad[0]!r}",
+                    _column_after(line, ":"),
+                )
+            draft.after_boards = names
+            return
+        if not owns:
+            raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
+        unit = self.owned(number, line, owns, coordinates=draft.multiverse)
+        if not isinstance(unit, Unit):
+            raise self.fail(number, "expected a unit, not a centre, after AFTER")
+        if owns.group(2) and not draft.multiverse:
+            raise self.fail(number, "'retreating' units are listed only in a multiverse case")
+        (draft.after_retreating if owns.group(2) else draft.after).append(unit)
 
     def first_kind(self, draft: _Draft) -> PhaseKind:
         return self.phase(draft).kind
@@ -240,10 +299,13 @@ class _Reader:
                 number, f"expected a power ({powers}), found {text!r}", line.index(text) + 1
             ) from err
 
-    def owned(self, number: int, line: str, owns: re.Match) -> Unit | tuple[str, str]:
-        """'France owns SC Paris' (a centre and its owner) or 'France owns F Spain(sc)'."""
+    def owned(
+        self, number: int, line: str, owns: re.Match, coordinates: bool = False
+    ) -> Unit | tuple[str, str]:
+        """'France owns SC Paris' (a centre and its owner) or 'France owns F Spain(sc)';
+        with coordinates, a unit on a multiverse board: 'Germany owns A b-Munich@1'."""
         power = self.power(number, line, owns.group(1))
-        what = owns.group(2).strip()
+        what = owns.group(3).strip()
         column = line.index(what) + 1
         expected = "expected 'POWER owns SC PROVINCE' or 'POWER owns A|F PLACE'"
         centre = re.match(r"(?i)^SC\s+(.*)$", what)
@@ -261,7 +323,18 @@ class _Reader:
         if not isinstance(order, Hold) or order.unit.type is None:
             raise self.fail(number, expected, column)
         unit_type = order.unit.type
-        return Unit(self.settle(number, order.unit.place, unit_type), unit_type, power)
+        place = order.unit.place
+        location = self.settle(number, place, unit_type)
+        if coordinates:
+            if place.timeline is None or place.turn is None:
+                raise self.fail(
+                    number, "expected a unit with its board, such as A b-Munich@1", column
+                )
+            code = spacetime_code(location.province, place.timeline, place.turn)
+            location = Location(code, location.coast)
+        elif place.timeline not in (None, 0) or place.turn not in (None, 0):
+            raise self.fail(number, "units are set up on the first board, a@0", column)
+        return Unit(location, unit_type, power)
 
     def settle(self, number: int, place, unit_type) -> Location:
         province = self.board.province(place.province)
@@ -280,6 +353,8 @@ class _Reader:
         ref = given.order.unit
         if ref.place.province in draft.setup or ref.place.province in draft.units:
             return
+        if ref.place.timeline not in (None, 0) or ref.place.turn not in (None, 0):
+            raise self.fail(number, "the first step places its units on the first board, a@0")
         if ref.type is None:
             raise self.fail(
                 number, "expected a unit type (A or F): the case places the unit from its order"
@@ -300,18 +375,23 @@ class _Reader:
         phase = self.phase(draft)
         if phase.season is Season.WINTER and phase.kind is not PhaseKind.ADJUSTMENT:
             raise self.fail(draft.line, "a winter phase is an adjustment phase")
+        centres = draft.centres
+        if draft.multiverse and not centres:  # a multiverse starts as a game does
+            centres = {c: p for p in self.board.powers for c in self.board.home_centres(p)}
         position = Position(
-            phase, tuple(u for u, _ in draft.units.values()), tuple(draft.centres.items())
+            phase, tuple(u for u, _ in draft.units.values()), tuple(centres.items())
         )
         blocks = tuple(
             Block(
                 kind,
-                tuple(o for o in orders if isinstance(o, CaseOrder)),
+                tuple(o for o in orders if isinstance(o, CaseOrder) and not o.revised),
                 tuple(sorted(o for o in orders if isinstance(o, tuple))),
+                tuple(o for o in orders if isinstance(o, CaseOrder) and o.revised),
             )
             for kind, orders in draft.blocks
         )
         after = tuple(sorted(draft.after)) if draft.after is not None else None
+        retreating = tuple(sorted(draft.after_retreating)) if draft.after is not None else None
         return Case(
             draft.id,
             draft.title,
@@ -321,6 +401,8 @@ class _Reader:
             blocks,
             dict(draft.meta),
             after,
+            draft.after_boards,
+            retreating if draft.multiverse else None,
         )
 
 

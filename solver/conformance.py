@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from topology import standard
+from topology import Location, standard
 
 from .adjustments import AdjustmentResolution
 from .cases import Block, Case
 from .checker import check_resolution
 from .errors import DipsatError
 from .game import advance
+from .multiverse import Multiverse, step
+from .orders import spacetime_code, timeline_name
+from .position import Unit
 from .resolution import Resolution
-from .rules import DATC_2025, RuleBook
+from .rules import DATC_2025, RuleBook, StepScope
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,18 @@ def _compare(case: Case, block: Block, outcomes) -> list[Failure]:
 
 
 def run_case(case: Case, rules: RuleBook = DATC_2025) -> CaseResult:
-    """Adjudicate the case phase by phase and compare every expected outcome."""
+    """Adjudicate a case and compare every expectation; a standard case runs through the
+    multiverse engine too (a one-timeline multiverse is standard Diplomacy)."""
+    if case.multiverse:
+        return _run_multiverse(case, rules)
+    result = _run_standard(case, rules)
+    once_more = replace(rules, multiverse_step=StepScope.PHASE)
+    return CaseResult(
+        case, result.failures + _through_multiverse(case, once_more), result.resolution
+    )
+
+
+def _run_standard(case: Case, rules: RuleBook) -> CaseResult:
     failures: list[Failure] = []
     resolution: Resolution | None = None
     position = case.position
@@ -119,9 +133,95 @@ def run_case(case: Case, rules: RuleBook = DATC_2025) -> CaseResult:
     if case.after is not None and not failures:
         got = tuple(sorted(position.units))
         if got != case.after:
-            describe = lambda units: "; ".join(f"{u.power} {u}" for u in units)  # noqa: E731
-            failures.append(Failure(case.id, "AFTER", describe(case.after), describe(got)))
+            failures.append(Failure(case.id, "AFTER", _describe(case.after), _describe(got)))
     return CaseResult(case, tuple(failures), resolution)
+
+
+def _through_multiverse(case: Case, rules: RuleBook) -> tuple[Failure, ...]:
+    """The standard case again, as a one-timeline multiverse."""
+    failures: list[Failure] = []
+    mv = Multiverse.start(case.position)
+    for block in case.blocks:
+        try:
+            done = step(mv, [o.given for o in block.orders], rules)
+        except DipsatError as err:
+            return (Failure(case.id, "-", "a multiverse step", f"error: {err}"),)
+        failures += [
+            replace(f, got=f"{f.got} (multiverse engine)")
+            for f in _compare(case, block, done.outcomes)
+        ]
+        mv = done.after
+    return tuple(failures)
+
+
+def _run_multiverse(case: Case, rules: RuleBook) -> CaseResult:
+    """Play the steps of a multiverse case and compare outcomes, revised outcomes of past
+    orders, and the multiverse at the end."""
+    failures: list[Failure] = []
+    mv = Multiverse.start(case.position)
+    resolution = None
+    for number, block in enumerate(case.blocks, start=1):
+        try:
+            done = step(mv, [o.given for o in block.orders], rules)
+        except DipsatError as err:
+            failures.append(Failure(case.id, f"step {number}", "a resolution", f"error: {err}"))
+            break
+        failures += _compare(case, block, done.outcomes)
+        revised = {str(o.given): o for o in done.revised}
+        for order in block.revised:
+            got = revised.get(str(order.given))
+            label = got.label if got is not None else "not adjudicated again"
+            if order.expected is not None and label != order.expected:
+                failures.append(Failure(case.id, str(order.given), order.expected, label))
+        if done.resolution is not None:
+            resolution = done.resolution
+            failures += [
+                Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
+                for v in check_resolution(resolution)
+            ]
+        mv = done.after
+    if not failures:
+        failures += _compare_multiverse(case, mv)
+    return CaseResult(case, tuple(failures), resolution)
+
+
+def _compare_multiverse(case: Case, mv: Multiverse) -> list[Failure]:
+    failures = []
+    if case.after_boards is not None:
+        got = tuple(sorted(f"{timeline_name(b.timeline)}@{b.turn}" for b in mv.boards))
+        if got != case.after_boards:
+            failures.append(
+                Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(got))
+            )
+    heads = mv.heads().values()
+
+    def on_heads(units_of) -> tuple[Unit, ...]:
+        return tuple(
+            sorted(
+                Unit(
+                    Location(spacetime_code(u.province, h.timeline, h.turn), u.location.coast),
+                    u.type,
+                    u.power,
+                )
+                for h in heads
+                for u in units_of(h.position)
+            )
+        )
+
+    for label, expected, units_of in (
+        ("AFTER", case.after, lambda p: p.units),
+        ("AFTER retreating", case.after_retreating, lambda p: [d.unit for d in p.dislodged]),
+    ):
+        if expected is None:
+            continue
+        got = on_heads(units_of)
+        if got != expected:
+            failures.append(Failure(case.id, label, _describe(expected), _describe(got)))
+    return failures
+
+
+def _describe(units) -> str:
+    return "; ".join(f"{u.power} {u}" for u in units) or "none"
 
 
 def run(cases: Iterable[Case], rules: RuleBook = DATC_2025) -> Report:

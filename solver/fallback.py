@@ -10,7 +10,8 @@ supports fail, the variant rule).  The paradox policy lives here, never in the e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -39,6 +40,7 @@ class Settlement:
     values: dict[Decision, bool]
     cores: tuple[Core, ...]
     forced: dict[Decision, bool]  # decisions set by the backup rule, not by their equation
+    recorded: dict[Decision, bool] = field(default_factory=dict)  # kept from history
 
 
 def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
@@ -69,10 +71,19 @@ def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
     return cores
 
 
-def settle(structure: Structure, config: SolverConfig | None = None) -> Settlement:
-    """Resolve a turn: every core settled by its unique solution or by the backup rule."""
+def settle(
+    structure: Structure,
+    config: SolverConfig | None = None,
+    recorded: Mapping[Decision, bool] | None = None,
+) -> Settlement:
+    """Resolve a turn: every core settled by its unique solution or by the backup rule.
+
+    `recorded` decisions (of past boards a multiverse step does not re-adjudicate) keep
+    their values and are not subject to their equations."""
     config = config or SolverConfig()
-    fixed: dict[Decision, bool] = {}
+    known = set(structure.decisions())
+    history = {d: v for d, v in (recorded or {}).items() if d in known}
+    fixed: dict[Decision, bool] = dict(history)
     forced: dict[Decision, bool] = {}
     cores: list[Core] = []
     while True:
@@ -84,7 +95,7 @@ def settle(structure: Structure, config: SolverConfig | None = None) -> Settleme
             if values is None:  # cannot happen: an acyclic system always has a solution
                 raise AssertionError("acyclic turn model without a solution")
             values.update(fixed)
-            return Settlement(values, tuple(cores), forced)
+            return Settlement(values, tuple(cores), forced, history)
         core = pending[0]
         scope = set(core) | nx.descendants(graph, core[0])
         scope -= fixed.keys()

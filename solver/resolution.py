@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from topology import Location
 
@@ -45,6 +45,7 @@ class Resolution:
     dislodged: tuple[Retreating, ...]
     standoffs: frozenset[str]
     after: Position
+    recorded: dict[Decision, bool] = field(default_factory=dict)  # kept from history
 
 
 def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolution:
@@ -99,9 +100,11 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     retreating = []
     for p, m in sorted(dislodger.items()):
         entry = DislodgedUnit(s.unit_at[p], m, s.moves[m].by_convoy)
-        retreating.append(
-            Retreating(entry.unit, m, entry.by_convoy, retreat_options(standing, entry, board))
-        )
+        options = retreat_options(standing, entry, board)
+        # A retreat stays on its own board (in a multiverse, codes end in '@timeline:turn').
+        board_of = p.partition("@")[2]
+        options = tuple(o for o in options if o.province.partition("@")[2] == board_of)
+        retreating.append(Retreating(entry.unit, m, entry.by_convoy, options))
     destroyed = {r.unit.province for r in retreating if not r.options}
 
     outcomes = []
@@ -130,6 +133,7 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
         tuple(retreating),
         frozenset(standoffs),
         after,
+        dict(settlement.recorded),
     )
 
 

@@ -26,11 +26,19 @@ class CivilDisorder(enum.Enum):
     HOME_CENTRES = "home-centres"  # 1971/1982: farthest from a home centre
 
 
+class StepScope(enum.Enum):
+    """What one multiverse step does to a head board that owes a retreat or adjustment."""
+
+    TURN = "turn"  # settle the owed phases first, then take part in the movement
+    PHASE = "phase"  # settle one owed phase and stop: one phase per head, as in a game
+
+
 @dataclass(frozen=True, slots=True)
 class RuleBook:
     name: str
     convoy_to_adjacent: ConvoyToAdjacent = ConvoyToAdjacent.OWN_FLEET_OR_VIA
     civil_disorder: CivilDisorder = CivilDisorder.OWNED_CENTRES
+    multiverse_step: StepScope = StepScope.TURN
 
 
 DATC_2025 = RuleBook("2025")

@@ -1,0 +1,443 @@
+"""5D Diplomacy: timelines of boards, time travel and forking (MDATC, rule set J).
+
+A multiverse is a tree of timelines.  Each timeline is a sequence of boards addressed by
+(timeline, turn): turn 0 is Spring 1901, turn 1 Fall 1901, and so on.  A board holds the
+position at the start of its turn (a head board may first owe a retreat or an adjustment
+phase) and, once adjudicated, the record of its movement: orders, decisions, outcomes.
+
+One step adjudicates every head board.  The movement heads are adjudicated together with
+every past board a new order points at, as one joint model on a spacetime board
+(`solver.spacetime`), with the same equations and the same fallback layer as a single
+board.  Boards that those past boards' recorded orders point at, or that point at them,
+take part with their recorded decisions fixed, except for the orders that act on a board
+being re-adjudicated.  Heads advance; a past board forks into a new timeline when a new
+move into it succeeds or when a move into it or a dislodgement on it comes out differently
+from its record.  See docs/multiverse.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from topology import Location
+
+from .adjudicate import adjudicate
+from .adjustments import adjudicate_adjustments
+from .errors import DipsatError
+from .model import Decision
+from .orders import (
+    MOVEMENT_ORDERS,
+    Disband,
+    Given,
+    Move,
+    Place,
+    Retreat,
+    UnitRef,
+    Waive,
+    apply_board_defaults,
+    spacetime_code,
+)
+from .outcomes import Illegal, Outcome
+from .phases import after_movement
+from .position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .resolution import Resolution
+from .retreats import adjudicate_retreats
+from .rules import DATC_2025, RuleBook, StepScope
+from .solve import SolverConfig
+from .spacetime import BoardKey, spacetime_board
+
+Origins = Mapping[int, BoardKey | None]
+
+
+def turn_phase(turn: int) -> Phase:
+    """The movement phase of a turn: 0 is Spring 1901, 1 Fall 1901, 2 Spring 1902."""
+    return Phase(1901 + turn // 2, Season.FALL if turn % 2 else Season.SPRING, PhaseKind.MOVEMENT)
+
+
+def board_turn(phase: Phase) -> int:
+    """The turn of the board a phase belongs to: a movement phase is its own turn; a retreat
+    or winter adjustment is owed by the board of the next turn."""
+    turn = 2 * (phase.year - 1901) + (phase.season is not Season.SPRING)
+    return turn if phase.kind is PhaseKind.MOVEMENT else turn + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What a board's movement phase came to."""
+
+    orders: tuple[Given, ...]  # with full coordinates
+    decisions: Mapping[Decision, bool]  # keyed by spacetime codes ('mun@0:1')
+    outcomes: tuple[Outcome, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MBoard:
+    timeline: int
+    turn: int
+    position: Position  # on the standard map; its phase says what is owed next
+    record: Record | None = None
+
+    @property
+    def key(self) -> BoardKey:
+        return (self.timeline, self.turn)
+
+
+@dataclass(frozen=True)
+class Multiverse:
+    boards: tuple[MBoard, ...]  # sorted by (timeline, turn)
+    origins: tuple[tuple[int, BoardKey | None], ...]  # each timeline and the board it left
+
+    @classmethod
+    def start(cls, position: Position) -> Multiverse:
+        """A single timeline 'a' whose only board holds the given position."""
+        return cls((MBoard(0, board_turn(position.phase), position),), ((0, None),))
+
+    def board(self, key: BoardKey) -> MBoard | None:
+        return next((b for b in self.boards if b.key == key), None)
+
+    def heads(self) -> dict[int, MBoard]:
+        heads: dict[int, MBoard] = {}
+        for b in self.boards:
+            if b.timeline not in heads or heads[b.timeline].turn < b.turn:
+                heads[b.timeline] = b
+        return heads
+
+    def origin_map(self) -> dict[int, BoardKey | None]:
+        return dict(self.origins)
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    timeline: int
+    source: BoardKey  # the past board whose outcome changed
+
+
+@dataclass(frozen=True)
+class MultiverseStep:
+    before: Multiverse
+    outcomes: tuple[Outcome, ...]  # one per submitted order
+    revised: tuple[Outcome, ...]  # recorded orders of past boards, adjudicated again
+    forks: tuple[Fork, ...]
+    after: Multiverse
+    resolution: Resolution | None = None
+    problems: tuple[str, ...] = field(default_factory=tuple)
+
+
+# -- coordinates -----------------------------------------------------------------------------
+def _places(order, change: Callable[[Place], Place]):
+    """The order with `change` applied to every place it names."""
+    if isinstance(order, Waive):
+        return order
+    fields = {"unit": replace(order.unit, place=change(order.unit.place))}
+    for name in ("dest",):
+        if hasattr(order, name):
+            fields[name] = change(getattr(order, name))
+    for name in ("supported", "army"):
+        if hasattr(order, name):
+            ref: UnitRef = getattr(order, name)
+            fields[name] = replace(ref, place=change(ref.place))
+    return replace(order, **fields)
+
+
+def complete(mv: Multiverse, given: Given) -> Given:
+    """Fill the coordinates an order leaves out: a timeline without a turn means its head;
+    an ordered unit without a board is on the only head (with one timeline); the rest follow
+    the MDATC default rules (`apply_board_defaults`)."""
+    heads = mv.heads()
+
+    def head_turn(place: Place) -> Place:
+        if place.timeline is not None and place.turn is None and place.timeline in heads:
+            return replace(place, turn=heads[place.timeline].turn)
+        return place
+
+    order = _places(given.order, head_turn)
+    if isinstance(order, Waive):
+        return Given(given.power, order)
+    here = order.unit.place
+    if here.timeline is None and here.turn is None and len(heads) == 1:
+        (only,) = heads.values()
+        here = replace(here, timeline=only.timeline, turn=only.turn)
+        order = replace(order, unit=replace(order.unit, place=here))
+    return Given(given.power, apply_board_defaults(order, here.timeline, here.turn))
+
+
+def _board_of(place: Place) -> BoardKey | None:
+    if place.timeline is None or place.turn is None:
+        return None
+    return (place.timeline, place.turn)
+
+
+def _boards_named(order) -> set[BoardKey]:
+    found: set[BoardKey] = set()
+    _places(order, lambda p: found.add(_board_of(p)) or p)
+    found.discard(None)
+    return found
+
+
+def _plain(order):
+    """The order on a single board: coordinates dropped."""
+    return _places(order, lambda p: Place(p.province, p.coast))
+
+
+def _split(code: str) -> tuple[str, BoardKey]:
+    place = Place.from_location(Location(code))
+    return place.province, (place.timeline, place.turn)
+
+
+# -- one step -----------------------------------------------------------------------------------
+def step(
+    mv: Multiverse,
+    orders: Sequence[Given],
+    rules: RuleBook = DATC_2025,
+    config: SolverConfig | None = None,
+) -> MultiverseStep:
+    """Adjudicate every head board once (see the module docstring)."""
+    givens = [complete(mv, g) for g in orders]
+    heads = mv.heads()
+    head_keys = {b.key for b in heads.values()}
+    outcomes: list[Outcome | None] = [None] * len(givens)
+    by_head: dict[BoardKey, list[int]] = {k: [] for k in head_keys}
+    for i, given in enumerate(givens):
+        key = _board_of(given.order.unit.place) if not isinstance(given.order, Waive) else None
+        if key in by_head:
+            by_head[key].append(i)
+        else:
+            where = given.order.unit.place if key is not None else "its board"
+            reason = f"only units on a head board take orders; {where} is not on one"
+            outcomes[i] = Outcome(given, "illegal", reason=Illegal(reason))
+
+    boards = {b.key: b for b in mv.boards}
+    new_boards: dict[BoardKey, MBoard] = {}
+    movement_heads = set()
+    one_phase = rules.multiverse_step is StepScope.PHASE
+    for key, indices in sorted(by_head.items()):
+        owed = boards[key].position.phase.kind is not PhaseKind.MOVEMENT
+        settled = _settle_owed(boards[key], givens, indices, outcomes, rules, one_phase)
+        if settled is not boards[key]:
+            new_boards[key] = settled
+            boards[key] = settled
+        if owed and one_phase:
+            for i in indices:
+                if outcomes[i] is None:
+                    why = f"{boards[key].position.phase} comes first"
+                    outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
+        else:
+            movement_heads.add(key)
+    moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
+    forks: list[Fork] = []
+    revised: tuple[Outcome, ...] = ()
+    resolution = None
+    if movement_heads:
+        resolution, revised, forks, advanced = _movement(
+            mv, boards, movement_heads, [givens[i] for i in moving], rules, config
+        )
+        for i, outcome in zip(moving, resolution.outcomes[: len(moving)], strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        new_boards.update(advanced)
+
+    merged = {**boards, **new_boards}
+    origins = dict(mv.origins)
+    for fork in forks:
+        origins[fork.timeline] = fork.source
+    after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
+    return MultiverseStep(mv, tuple(outcomes), revised, tuple(forks), after, resolution)
+
+
+def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool) -> MBoard:
+    """Settle the retreat and adjustment phases a head owes, from the orders for them
+    (missing retreats disband, builds not ordered are waived, missing disbands go to civil
+    disorder); orders of those kinds that nothing owes are illegal."""
+    position = head.position
+    waiting = [i for i in indices if not isinstance(givens[i].order, MOVEMENT_ORDERS)]
+    if position.phase.kind is PhaseKind.RETREAT:
+        dislodged = {d.unit.province for d in position.dislodged}
+        mine = [
+            i
+            for i in waiting
+            if isinstance(givens[i].order, Retreat)
+            or (
+                isinstance(givens[i].order, Disband)
+                and givens[i].order.unit.place.province in dislodged
+            )
+        ]
+        done = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine])
+        for i, outcome in zip(mine, done.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        waiting = [i for i in waiting if i not in mine]
+        position = done.after
+    if position.phase.kind is PhaseKind.ADJUSTMENT and not (
+        one_phase and head.position.phase.kind is PhaseKind.RETREAT
+    ):
+        done = adjudicate_adjustments(position, [_plain_given(givens[i]) for i in waiting], rules)
+        for i, outcome in zip(waiting, done.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        waiting = []
+        position = done.after
+    for i in waiting:
+        reason = f"{turn_phase(head.turn)} owes no retreat or adjustment phase"
+        outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(reason))
+    return head if position is head.position else replace(head, position=position)
+
+
+def _plain_given(given: Given) -> Given:
+    return Given(given.power, _plain(given.order))
+
+
+def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, config):
+    origins = mv.origin_map()
+    past = set()
+    for given in givens:
+        past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
+    touched = heads | past
+    # The recorded orders of those past boards: their own and those that acted on them.
+    history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
+    # Boards those orders name take part too, with their recorded decisions.
+    context: set[BoardKey] = set()
+    for given in history:
+        context |= {k for k in _boards_named(given.order) if k in boards} - touched
+    joint = touched | context
+    st_board = spacetime_board(joint, origins)
+
+    units = [
+        Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
+        for key in sorted(joint)
+        for u in boards[key].position.units
+    ]
+    known = [g for k in sorted(context) for g in boards[k].record.orders]
+    every = list(dict.fromkeys(givens + history + known))
+    fixed = {
+        d: v
+        for key in sorted(context)
+        for d, v in boards[key].record.decisions.items()
+        if _split(d[1])[1] == key
+    }
+    position = Position(SPRING_1901, tuple(units))
+    resolution = adjudicate(position, every, rules, config, st_board, fixed)
+    # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
+    free = _acting_on(resolution, touched)
+    if free & fixed.keys():
+        fixed = {d: v for d, v in fixed.items() if d not in free}
+        resolution = adjudicate(position, every, rules, config, st_board, fixed)
+
+    index = {g: i for i, g in enumerate(every)}
+    revised = tuple(resolution.outcomes[index[g]] for g in history)
+    recorded_moves: dict[Decision, bool] = {}
+    for key in past | context:
+        recorded_moves.update(boards[key].record.decisions)
+
+    per_board = _split_results(resolution)
+    advanced: dict[BoardKey, MBoard] = {}
+    for key in sorted(heads):
+        head = boards[key]
+        units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
+        nxt = after_movement(
+            head.position.phase, units_after, head.position.centres, dislodged, standoffs
+        )
+        record = _record(resolution, key, len(givens))
+        advanced[key] = replace(head, record=record)
+        advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
+
+    forks: list[Fork] = []
+    next_timeline = max(t for t, _ in mv.origins) + 1
+    for key in sorted(past, key=lambda k: (k[1], k[0])):
+        if not _changed(resolution, key, recorded_moves):
+            continue
+        board = boards[key]
+        units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
+        start = after_movement(
+            board.position.phase, units_after, board.position.centres, dislodged, standoffs
+        )
+        forks.append(Fork(next_timeline, key))
+        advanced[(next_timeline, key[1] + 1)] = MBoard(next_timeline, key[1] + 1, start)
+        next_timeline += 1
+    return resolution, revised, forks, advanced
+
+
+def _acting_on(resolution: Resolution, touched: set[BoardKey]) -> set[Decision]:
+    """Decisions of orders that move into, support into or convoy to a touched board."""
+    free: set[Decision] = set()
+    for unit, checked in resolution.turn.orders:
+        if checked is None or checked.dest is None:
+            continue
+        if _split(checked.dest.province)[1] in touched:
+            for kind in ("move", "path", "support", "convoy"):
+                free.add((kind, unit.province))
+    return free
+
+
+def _split_results(resolution: Resolution):
+    """Units after the movement, dislodged units and standoffs, by board, on the plain map."""
+    units: dict[BoardKey, list[Unit]] = {}
+    for unit in resolution.after.units:
+        province, key = _split(unit.province)
+        units.setdefault(key, []).append(
+            Unit(Location(province, unit.location.coast), unit.type, unit.power)
+        )
+    dislodged: dict[BoardKey, list[DislodgedUnit]] = {}
+    for entry in resolution.dislodged:
+        province, key = _split(entry.unit.province)
+        origin, origin_key = _split(entry.attacker_from)
+        plain = Unit(
+            Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
+        )
+        # An attack from another board leaves no province of this board barred.
+        dislodged.setdefault(key, []).append(
+            DislodgedUnit(plain, origin if origin_key == key else "", entry.by_convoy)
+        )
+    standoffs: dict[BoardKey, set[str]] = {}
+    for code in resolution.standoffs:
+        province, key = _split(code)
+        standoffs.setdefault(key, set()).add(province)
+    keys = set(units) | set(dislodged) | set(standoffs)
+    return {
+        k: (tuple(units.get(k, ())), tuple(dislodged.get(k, ())), frozenset(standoffs.get(k, ())))
+        for k in keys
+    }
+
+
+def _record(resolution: Resolution, key: BoardKey, count: int) -> Record:
+    """A head's record: its own new orders and the new orders from other boards that acted
+    on it (moves, supports and convoys into it), with their decisions and outcomes."""
+    suffix = f"@{key[0]}:{key[1]}"
+    mine = []
+    for i, checked in enumerate(resolution.turn.checked[:count]):
+        here = _board_of(checked.given.order.unit.place) == key
+        into = checked.dest is not None and checked.dest.province.endswith(suffix)
+        if here or into:
+            mine.append(i)
+    decisions = {d: v for d, v in resolution.values.items() if d[1].endswith(suffix)}
+    return Record(
+        tuple(resolution.turn.checked[i].given for i in mine),
+        decisions,
+        tuple(resolution.outcomes[i] for i in mine),
+    )
+
+
+def _changed(resolution: Resolution, key: BoardKey, recorded: Mapping[Decision, bool]) -> bool:
+    """Did a move into this past board, or a dislodgement on it, come out differently?"""
+    suffix = f"@{key[0]}:{key[1]}"
+    watched: list[Decision] = []
+    for unit, checked in resolution.turn.orders:
+        moves = checked is not None and isinstance(checked.order, Move)
+        if moves and checked.dest.province.endswith(suffix):
+            watched.append(("move", unit.province))
+        if unit.province.endswith(suffix):
+            watched.append(("dislodged", unit.province))
+    return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
+
+
+def run_steps(
+    position: Position, steps: Sequence[Sequence[Given]], rules: RuleBook = DATC_2025
+) -> list[MultiverseStep]:
+    """Play several steps from a single-board start."""
+    mv = Multiverse.start(position)
+    done = []
+    for orders in steps:
+        result = step(mv, orders, rules)
+        done.append(result)
+        mv = result.after
+    return done
+
+
+__all__ = ["DipsatError", "MBoard", "Multiverse", "MultiverseStep", "Record", "step", "turn_phase"]
