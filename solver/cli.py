@@ -12,16 +12,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from topology import Location
-
 from .cases import Case, case_files, read_cases
-from .conformance import run, run_case
+from .conformance import run
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .explain import explain, render
 from .notation import parse_given
-from .position import location_name
 from .replay import KINDS
 from .replay import replay as replay_games
-from .resolution import Resolution
 from .rules import rule_book
 
 app = typer.Typer(
@@ -112,36 +109,6 @@ def check(
         raise typer.Exit(1)
 
 
-def _resolution_json(case: Case, resolution: Resolution) -> dict:
-    return {
-        "case": case.id,
-        "phase": str(case.position.phase),
-        "orders": [
-            {
-                "order": str(o.given),
-                "result": o.label,
-                "reason": str(o.reason) if o.reason else None,
-            }
-            for o in resolution.outcomes
-        ],
-        "dislodged": [
-            {
-                "unit": str(r.unit),
-                "power": r.unit.power,
-                "from": location_name(Location(r.attacker_from)),
-                "by_convoy": r.by_convoy,
-                "retreats": [location_name(x) for x in r.options],
-            }
-            for r in resolution.dislodged
-        ],
-        "paradoxes": [
-            {"rule": c.rule, "solutions": c.solutions, "core": list(c.labels)}
-            for c in resolution.cores
-        ],
-        "units_after": [f"{u.power}: {u}" for u in resolution.after.units],
-    }
-
-
 @app.command()
 def adjudicate(
     file: Annotated[str, typer.Argument(help="a case file (position and orders)")],
@@ -159,29 +126,15 @@ def adjudicate(
         raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))
     if len(chosen) > 1:
         raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
-    target = chosen[0]
     try:
-        result = run_case(target, rule_book(rules))
+        data = explain(chosen[0], rule_book(rules))
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
-    if result.resolution is None:
-        raise fail(f"{file}: {target.id} has no movement phase to adjudicate")
-    data = _resolution_json(target, result.resolution)
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    out.print(f"[bold]{target.id}[/] {target.title} ({data['phase']})")
-    for o in data["orders"]:
-        reason = f"  [dim]({o['reason']})[/]" if o["reason"] else ""
-        out.print(f"  {o['order']}  [cyan]{o['result']}[/]{reason}")
-    for d in data["dislodged"]:
-        options = ", ".join(d["retreats"]) or "none: destroyed"
-        out.print(
-            f"  dislodged: {d['power']} {d['unit']} (attacked from {d['from']}); "
-            f"retreats: {options}"
-        )
-    for p in data["paradoxes"]:
-        out.print(f"  core ({p['rule']}, {p['solutions']} solutions): " + "; ".join(p["core"]))
+    for line in render(data):
+        out.print(line)
 
 
 @app.command()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from topology import Location
+from topology import Location, standard
 
 from .adjudicate import adjudicate
 from .adjustments import adjudicate_adjustments
@@ -39,11 +39,11 @@ from .orders import (
     spacetime_code,
 )
 from .outcomes import Illegal, Outcome
-from .phases import after_movement
+from .phases import SOLO_CENTRES, after_movement, game_status
 from .position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
 from .resolution import Resolution
 from .retreats import adjudicate_retreats
-from .rules import DATC_2025, RuleBook, StepScope
+from .rules import DATC_2025, RepeatFork, RuleBook, StepScope, Victory
 from .solve import SolverConfig
 from .spacetime import BoardKey, spacetime_board
 
@@ -77,6 +77,7 @@ class MBoard:
     turn: int
     position: Position  # on the standard map; its phase says what is owed next
     record: Record | None = None
+    created: Position | None = None  # the position the board started with (for forks)
 
     @property
     def key(self) -> BoardKey:
@@ -326,7 +327,8 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     for key in past | context:
         recorded_moves.update(boards[key].record.decisions)
 
-    per_board = _split_results(resolution)
+    ordered_now = {c.unit.province for c in resolution.turn.checked[: len(givens)] if c.unit}
+    per_board = _split_results(resolution, ordered_now)
     advanced: dict[BoardKey, MBoard] = {}
     for key in sorted(heads):
         head = boards[key]
@@ -348,8 +350,17 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         start = after_movement(
             board.position.phase, units_after, board.position.centres, dislodged, standoffs
         )
+        if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL and any(
+            source == key
+            and boards.get((t, key[1] + 1)) is not None
+            and boards[(t, key[1] + 1)].created == start
+            for t, source in origins.items()
+        ):
+            continue  # this future exists already
         forks.append(Fork(next_timeline, key))
-        advanced[(next_timeline, key[1] + 1)] = MBoard(next_timeline, key[1] + 1, start)
+        advanced[(next_timeline, key[1] + 1)] = MBoard(
+            next_timeline, key[1] + 1, start, created=start
+        )
         next_timeline += 1
     return resolution, revised, forks, advanced
 
@@ -366,13 +377,25 @@ def _acting_on(resolution: Resolution, touched: set[BoardKey]) -> set[Decision]:
     return free
 
 
-def _split_results(resolution: Resolution):
-    """Units after the movement, dislodged units and standoffs, by board, on the plain map."""
+def _split_results(resolution: Resolution, ordered_now: set[str]):
+    """Units after the movement, dislodged units and standoffs, by board, on the plain map.
+
+    A unit that went to another board by an order recorded earlier arrived there then, and
+    that arrival made the timeline it lives in: it is not carried into a new fork again."""
     units: dict[BoardKey, list[Unit]] = {}
-    for unit in resolution.after.units:
-        province, key = _split(unit.province)
+    moved_in = {}
+    for unit, checked in resolution.turn.orders:
+        if resolution.values.get(("move", unit.province), False):
+            moved_in[unit.province] = checked.dest
+    for unit in resolution.turn.position.units:
+        if resolution.values.get(("dislodged", unit.province), False):
+            continue
+        place = moved_in.get(unit.province, unit.location)
+        province, key = _split(place.province)
+        if key != _split(unit.province)[1] and unit.province not in ordered_now:
+            continue
         units.setdefault(key, []).append(
-            Unit(Location(province, unit.location.coast), unit.type, unit.power)
+            Unit(Location(province, place.coast), unit.type, unit.power)
         )
     dislodged: dict[BoardKey, list[DislodgedUnit]] = {}
     for entry in resolution.dislodged:
@@ -425,6 +448,24 @@ def _changed(resolution: Resolution, key: BoardKey, recorded: Mapping[Decision, 
         if unit.province.endswith(suffix):
             watched.append(("dislodged", unit.province))
     return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
+
+
+def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
+    """The power that has won the multiverse, if any (a rule-book choice, see Victory)."""
+    heads = list(mv.heads().values())
+    if rules.victory is Victory.ANY_HEAD:
+        for head in heads:
+            status = game_status(head.position)
+            if status.solo:
+                return status.solo
+        return None
+    counts = {
+        power: len({p for h in heads for p, owner in h.position.centres if owner == power})
+        for power in standard().powers
+    }
+    best = max(counts.values())
+    leaders = [p for p, n in counts.items() if n == best]
+    return leaders[0] if best >= SOLO_CENTRES and len(leaders) == 1 else None
 
 
 def run_steps(

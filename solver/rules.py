@@ -33,12 +33,28 @@ class StepScope(enum.Enum):
     PHASE = "phase"  # settle one owed phase and stop: one phase per head, as in a game
 
 
+class RepeatFork(enum.Enum):
+    """When a past board that already forked changes again (the MDATC is silent)."""
+
+    NEW_TIMELINE = "new-timeline"  # always a new timeline (rule set J's implementation)
+    REUSE_IDENTICAL = "reuse-identical"  # not if an earlier fork of it starts the same (O)
+
+
+class Victory(enum.Enum):
+    """Who wins a multiverse (the MDATC is silent)."""
+
+    ANY_HEAD = "any-head"  # 18 centres on some head board
+    DISTINCT_CENTRES = "distinct-centres"  # 18 distinct centres over all heads, alone on top (O)
+
+
 @dataclass(frozen=True, slots=True)
 class RuleBook:
     name: str
     convoy_to_adjacent: ConvoyToAdjacent = ConvoyToAdjacent.OWN_FLEET_OR_VIA
     civil_disorder: CivilDisorder = CivilDisorder.OWNED_CENTRES
     multiverse_step: StepScope = StepScope.TURN
+    repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
+    victory: Victory = Victory.ANY_HEAD
 
 
 DATC_2025 = RuleBook("2025")

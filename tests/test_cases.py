@@ -18,8 +18,18 @@ def test_case(case):
 
 def test_every_case_of_datc_v3_2_is_there():
     ids = {c.id for c in all_cases() if c.id.startswith("6.")}
-    sections = {"A": 12, "B": 19, "C": 9, "D": 35, "E": 15, "F": 30, "G": 20, "H": 17, "I": 7,
-                "J": 12}
+    sections = {
+        "A": 12,
+        "B": 19,
+        "C": 9,
+        "D": 35,
+        "E": 15,
+        "F": 30,
+        "G": 20,
+        "H": 17,
+        "I": 7,
+        "J": 12,
+    }
     expected = {f"6.{s}.{n}" for s, count in sections.items() for n in range(1, count + 1)}
     assert ids == expected
     assert len(expected) == 176

@@ -107,17 +107,32 @@ def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
 
 def test_adjudicate_explains_outcomes():
     result = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--json")
-    data = json.loads(result.stdout)
+    (phase,) = json.loads(result.stdout)["phases"]
     assert result.returncode == 0
-    results = {o["order"]: o["result"] for o in data["orders"]}
+    results = {o["order"]: o["result"] for o in phase["orders"]}
     assert results["France: F English Channel Convoys A Brest - London"] == "disrupted, dislodged"
-    assert data["paradoxes"][0]["rule"] == "szykman"
-    reasons = {o["order"]: o["reason"] for o in data["orders"]}
+    assert phase["paradoxes"][0]["rule"] == "szykman"
+    reasons = {o["order"]: o["reason"] for o in phase["orders"]}
     assert "Szykman" in reasons["France: A Brest - London"]
     bounce = json.loads(
         dipsat("adjudicate", "cases/datc/6A.cases", "--case", "6.A.11", "--json").stdout
     )
-    assert bounce["orders"][0]["reason"] == "bounced by A Venice"
+    assert bounce["phases"][0]["orders"][0]["reason"] == "bounced by A Venice"
+
+
+def test_adjudicate_shows_every_phase_and_the_multiverse_board_by_board():
+    retreats = json.loads(
+        dipsat("adjudicate", "cases/datc/6H.cases", "--case", "6.H.5", "--json").stdout
+    )
+    assert [p["phase"] for p in retreats["phases"]] == [
+        "Spring 1901 movement",
+        "Spring 1901 retreat",
+    ]
+    result = dipsat("adjudicate", "cases/mdatc/3A-letters.cases", "--case", "3.A.2")
+    assert result.returncode == 0
+    assert "timeline b forks from a@0" in result.stdout
+    assert "b@1 (head) Spring 1901 retreat: Germany: A Tyrolia" in result.stdout
+    assert "retreating: Austria: A Tyrolia" in result.stdout
 
 
 def test_output_is_byte_identical_across_processes_and_hash_seeds():
@@ -135,9 +150,12 @@ def test_output_is_byte_identical_across_processes_and_hash_seeds():
 
 def test_check_compares_the_expected_position(tmp_path):
     case = tmp_path / "after.cases"
-    case.write_text("case X.2: a move\n\nGermany:\nA Munich - Ruhr => succeeds\n\n"
-                    "AFTER\nGermany owns A Munich\n")
+    case.write_text(
+        "case X.2: a move\n\nGermany:\nA Munich - Ruhr => succeeds\n\n"
+        "AFTER\nGermany owns A Munich\n"
+    )
     result = dipsat("check", str(case), "--json")
     assert result.returncode == 1
     assert json.loads(result.stdout)["failures"] == [
-        {"id": "X.2", "order": "AFTER", "expected": "Germany A Munich", "got": "Germany A Ruhr"}]
+        {"id": "X.2", "order": "AFTER", "expected": "Germany A Munich", "got": "Germany A Ruhr"}
+    ]

@@ -143,6 +143,10 @@ def test_committed_order_lines_match_the_datc_document():
     import json
 
     cases = json.loads((SHARED_DATC / "datc_v3_2_cases.json").read_text(encoding="utf-8"))
-    source = [f"{b['power']}: {o['order']}" for c in cases["cases"] for b in c["blocks"]
-              for o in b["orders"]]
+    source = [
+        f"{b['power']}: {o['order']}"
+        for c in cases["cases"]
+        for b in c["blocks"]
+        for o in b["orders"]
+    ]
     assert order_lines("datc_v3_2_orders.txt") == source

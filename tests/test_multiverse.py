@@ -1,0 +1,121 @@
+"""Multiverse pieces that cases/ cannot express: reach, and the rule-book choices where the
+MDATC is silent (a fork that repeats, victory)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.multiverse import Multiverse, board_turn, step, winner
+from solver.notation import parse_given
+from solver.position import SPRING_1901, Phase, Position, Unit
+from solver.rules import DATC_2025, RepeatFork, Victory
+from solver.spacetime import spacetime_board, timelines_adjacent, within_reach
+from topology import Location, UnitType, standard
+
+# b branches from a@0, c from a@0 too, d from a@1, e from b@2
+ORIGINS = {0: None, 1: (0, 0), 2: (0, 0), 3: (0, 1), 4: (1, 2)}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "adjacent"),
+    [
+        (0, 0, True),
+        (0, 1, True),
+        (1, 0, True),
+        (1, 2, True),
+        (0, 3, True),
+        (1, 3, False),
+        (2, 3, False),
+        (1, 4, True),
+        (0, 4, False),
+        (3, 4, False),
+    ],
+)
+def test_timelines_are_adjacent_along_the_tree(a, b, adjacent):
+    assert timelines_adjacent(a, b, ORIGINS) is adjacent
+
+
+def test_reach_is_one_turn_either_way_diagonals_included():
+    assert within_reach((0, 2), (1, 1), ORIGINS)
+    assert within_reach((0, 1), (0, 2), ORIGINS)
+    assert not within_reach((0, 0), (0, 2), ORIGINS)
+    board = spacetime_board([(0, 0), (0, 1)], {0: None})
+    assert board.army_adjacent("mun@0:1", "tyr@0:0")
+    assert not board.army_adjacent("mun@0:1", "mun@0:0")  # no province borders itself
+
+
+def test_board_turns_follow_phases():
+    assert [board_turn(Phase.parse(p)) for p in ("S1901M", "F1901M", "S1901R", "W1901A")] == [
+        0,
+        1,
+        1,
+        2,
+    ]
+
+
+def army(province: str, power: str) -> Unit:
+    return Unit(Location(province), UnitType.ARMY, power)
+
+
+def play(rules, *steps: list[str]) -> Multiverse:
+    centres = tuple((c, p) for p in standard().powers for c in standard().home_centres(p))
+    start = Position(
+        SPRING_1901,
+        (army("mun", "Germany"), army("boh", "Germany"), army("tyr", "Austria")),
+        centres,
+    )
+    mv = Multiverse.start(start)
+    for orders in steps:
+        mv = step(mv, [parse_given(o) for o in orders], rules).after
+    return mv
+
+
+REPEATED = (
+    ["Austria: A Tyrolia hold", "Germany: A Munich - Tyrolia", "Germany: A Bohemia hold"],
+    ["Germany: A Munich supports A a-Munich@0 - Tyrolia"],
+    # the same support again, from timeline b, gives a@0 the same new future once more
+    ["Germany: A b-Bohemia supports A a-Munich@0 - a-Tyrolia@0"],
+)
+
+
+def test_a_repeated_fork_makes_a_new_timeline_by_default():
+    mv = play(DATC_2025, *REPEATED)
+    assert dict(mv.origins) == {0: None, 1: (0, 0), 2: (0, 0)}
+    assert mv.board((2, 1)).created == mv.board((1, 1)).created
+
+
+def test_a_repeated_fork_can_reuse_the_identical_future():
+    mv = play(replace(DATC_2025, repeat_fork=RepeatFork.REUSE_IDENTICAL), *REPEATED)
+    assert dict(mv.origins) == {0: None, 1: (0, 0)}
+
+
+def test_victory_rules():
+    board = standard()
+    eighteen = sorted(board.centres)[:18]
+    rest = sorted(board.centres)[18:]
+    head_a = Position(SPRING_1901, (), tuple((c, "France") for c in eighteen))
+    head_b = Position(
+        SPRING_1901,
+        (),
+        tuple((c, "France") for c in eighteen[:10]) + tuple((c, "England") for c in rest),
+    )
+    mv = Multiverse(
+        (
+            replace(Multiverse.start(head_a).boards[0]),
+            replace(Multiverse.start(head_b).boards[0], timeline=1),
+        ),
+        ((0, None), (1, (0, 0))),
+    )
+    assert winner(mv) == "France"
+    assert winner(mv, replace(DATC_2025, victory=Victory.DISTINCT_CENTRES)) == "France"
+    split = Position(SPRING_1901, (), tuple((c, "England") for c in eighteen))
+    mv = Multiverse(
+        (
+            Multiverse.start(split).boards[0],
+            replace(Multiverse.start(head_a).boards[0], timeline=1),
+        ),
+        ((0, None), (1, (0, 0))),
+    )
+    assert winner(mv, replace(DATC_2025, victory=Victory.DISTINCT_CENTRES)) is None
