@@ -11,6 +11,7 @@ from .game import advance
 from .multiverse import Multiverse, step
 from .orders import timeline_name
 from .outcomes import Outcome
+from .phases import game_status
 from .position import Position, location_name
 from .resolution import Resolution
 from .rules import RuleBook
@@ -67,6 +68,8 @@ def explain(case: Case, rules: RuleBook) -> dict:
         "phases": phases,
         "next_phase": str(position.phase),
         "units_after": _units(position),
+        "solo": game_status(position).solo,
+        "eliminated": list(game_status(position).eliminated),
     }
 
 
@@ -129,9 +132,12 @@ def render(data: dict) -> list[str]:
         if phase.get("civil_disorder"):
             lines.append("  civil disorder removes: " + ", ".join(phase["civil_disorder"]))
     if "units_after" in data:
-        lines.append(
-            f" then {data['next_phase']}: " + (", ".join(data["units_after"]) or "no units")
-        )
+        units = ", ".join(data["units_after"]) or "no units"
+        lines.append(f" then {data['next_phase']}: {units}")
+        if data["solo"]:
+            lines.append(f" [bold]{data['solo']} has won with 18 centres[/]")
+        if data["eliminated"]:
+            lines.append(" eliminated: " + ", ".join(data["eliminated"]))
     for number, entry in enumerate(data.get("steps", []), start=1):
         lines.append(f" step {number}")
         orders(entry["orders"])
