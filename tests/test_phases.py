@@ -41,7 +41,7 @@ def test_ownership_changes_only_after_fall():
 
 def test_a_fall_retreat_leads_to_the_adjustments():
     units = [army("bur", "France"), army("ruh", "France"), army("mun", "Germany")]
-    fall = position("F1901M", units, [("mun", "Germany"), ("mar", "France")])
+    fall = position("F1901M", units, [("mun", "Germany"), ("mar", "France"), ("par", "France")])
     orders = [
         parse_given("France: A Burgundy - Munich"),
         parse_given("France: A Ruhr Supports A Burgundy - Munich"),
