@@ -27,6 +27,7 @@ from .position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
 
 MAX_CASE_FILE_BYTES = 4_000_000
 VARIANTS = ("standard", "multiverse")
+EDITION_NAMES = ("1971", "1982", "2000", "2023", "2025", "dptg", "webdiplomacy")
 OUTCOME_WORDS = frozenset(
     {
         "stands",
@@ -55,13 +56,17 @@ class CaseOrder:
     expected: str | None  # an outcome label such as "fails, dislodged", or None
     line: int
     revised: bool = False  # a recorded order of a past board, adjudicated again (multiverse)
+    by_edition: dict[str, str] = field(default_factory=dict)  # '[1971: fails]' overrides
+
+    def expected_under(self, edition: str) -> str | None:
+        return self.by_edition.get(edition, self.expected)
 
 
 @dataclass(frozen=True, slots=True)
 class Block:
     kind: PhaseKind
     orders: tuple[CaseOrder, ...]
-    automatic: tuple[tuple[str, str], ...] = ()  # (power, province) removed by civil disorder
+    automatic: tuple = ()  # (power, province, {edition: provinces}) removed by civil disorder
     revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
 
 
@@ -81,6 +86,26 @@ class Case:
     @property
     def multiverse(self) -> bool:
         return self.meta.get("variant") == "multiverse"
+
+    @property
+    def edition(self) -> str:
+        """The edition its plain expectations are written for."""
+        return self.meta.get("rules", "2025")
+
+    @property
+    def paradox_editions(self) -> tuple[str, ...]:
+        """Editions under which the case is a paradox the rule book gives no answer to."""
+        return tuple(self.meta.get("paradox", "").split())
+
+    def automatic_under(self, block: Block, edition: str) -> tuple[tuple[str, str], ...]:
+        """The civil-disorder removals a block expects under an edition."""
+        return tuple(
+            sorted(
+                (power, p)
+                for power, base, variants in block.automatic
+                for p in variants.get(edition, (base,))
+            )
+        )
 
     @property
     def section(self) -> str:
@@ -161,9 +186,17 @@ class _Reader:
         return cases
 
     def line(self, draft: _Draft, number: int, line: str, stripped: str) -> None:
-        meta = re.match(r"^(phase|source|note|title|variant)\s*:\s*(.*)$", stripped)
+        meta = re.match(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$", stripped)
         if meta and not draft.blocks:
             draft.meta[meta.group(1)] = meta.group(2).strip()
+            if meta.group(1) in ("rules", "paradox"):
+                unknown = [e for e in meta.group(2).split() if e not in EDITION_NAMES]
+                if unknown or not meta.group(2).split():
+                    raise self.fail(
+                        number,
+                        f"expected editions ({', '.join(EDITION_NAMES)})",
+                        _column_after(line, ":"),
+                    )
             if meta.group(1) == "variant" and meta.group(2).strip() not in VARIANTS:
                 raise self.fail(
                     number, f"expected a variant ({', '.join(VARIANTS)})", _column_after(line, ":")
@@ -218,28 +251,30 @@ class _Reader:
         if automatic:
             if kind is not PhaseKind.ADJUSTMENT:
                 raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
-            try:
-                ref = parse_given(automatic.group(1), self.board).order.unit
-            except (OrderSyntaxError, AttributeError) as err:
-                raise self.fail(
-                    number,
-                    f"expected a unit after 'Automatic disband': {err}",
-                    _column_after(line, automatic.group(0).split()[1]),
-                ) from err
-            orders.append((draft.power, ref.place.province))
+            text, variants = self.editions(number, line, automatic.group(1))
+
+            def province(unit_text: str) -> str:
+                try:
+                    return parse_given(unit_text, self.board).order.unit.place.province
+                except (OrderSyntaxError, AttributeError) as err:
+                    raise self.fail(
+                        number,
+                        f"expected a unit after 'Automatic disband': {err}",
+                        _column_after(line, "disband"),
+                    ) from err
+
+            per_edition = {
+                e: tuple(province(u) for u in v.split(";") if u.strip().lower() != "none")
+                for e, v in variants.items()
+            }
+            orders.append((draft.power, province(text), per_edition))
             return
-        order_text, expected = line, None
+        order_text, expected, by_edition = line, None, {}
         if "=>" in line:
             order_text, _, expected = line.partition("=>")
-            expected = normalise_label(expected)
-            bad = [w for w in expected.split(", ") if w not in OUTCOME_WORDS]
-            if bad or not expected:
-                raise self.fail(
-                    number,
-                    f"expected an outcome ({', '.join(sorted(OUTCOME_WORDS))})"
-                    f" after '=>', found {expected!r}",
-                    _column_after(line, "=>"),
-                )
+            expected, variants = self.editions(number, line, expected)
+            by_edition = {e: self.label(number, line, v) for e, v in variants.items()}
+            expected = self.label(number, line, expected)
         try:
             given = parse_given(order_text, self.board, None if draft.multiverse else kind.value)
         except OrderSyntaxError as err:
@@ -249,10 +284,39 @@ class _Reader:
         if given.power is not None and given.power != draft.power:
             raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
         given = Given(draft.power, given.order)
-        orders.append(CaseOrder(given, expected, number, draft.revising))
+        orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
         first_step = not draft.multiverse or len(draft.blocks) == 1
         if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
             self.imply_unit(draft, number, given)
+
+    def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:
+        """Split '[1971 1982: fails]' groups off an expectation: (the rest, edition -> text)."""
+        variants: dict[str, str] = {}
+        for match in re.finditer(r"\[([^\]:]*):([^\]]*)\]", text):
+            for edition in match.group(1).split():
+                if edition not in EDITION_NAMES:
+                    raise self.fail(
+                        number,
+                        f"expected an edition ({', '.join(EDITION_NAMES)}), found {edition!r}",
+                        line.find(edition) + 1,
+                    )
+                variants[edition] = match.group(2).strip()
+        rest = re.sub(r"\[[^\]]*\]", "", text).strip()
+        if "[" in rest or "]" in rest:
+            raise self.fail(number, "expected '[EDITIONS: OUTCOME]'", line.find("[") + 1)
+        return rest, variants
+
+    def label(self, number: int, line: str, text: str) -> str:
+        label = normalise_label(text)
+        bad = [w for w in label.split(", ") if w not in OUTCOME_WORDS]
+        if bad or not label:
+            raise self.fail(
+                number,
+                f"expected an outcome ({', '.join(sorted(OUTCOME_WORDS))}) after '=>', "
+                f"found {label!r}",
+                _column_after(line, "=>"),
+            )
+        return label
 
     def after_line(self, draft: _Draft, number: int, line: str, stripped: str, owns) -> None:
         """A line of the AFTER section: units (with 'retreating' and coordinates in a
@@ -385,7 +449,7 @@ class _Reader:
             Block(
                 kind,
                 tuple(o for o in orders if isinstance(o, CaseOrder) and not o.revised),
-                tuple(sorted(o for o in orders if isinstance(o, tuple))),
+                tuple(o for o in orders if isinstance(o, tuple)),
                 tuple(o for o in orders if isinstance(o, CaseOrder) and o.revised),
             )
             for kind, orders in draft.blocks

@@ -16,13 +16,22 @@ from topology import Kind
 from .legality import Checked, Status
 from .orders import Convoy, Move, SupportHold, SupportMove
 from .resolution import Resolution
+from .routes import minimal_routes
+from .rules import ConvoyCut, DislodgedPrevent, MultiRoute
 
-_RULE_VALUE = {"szykman": False, "circular movement": True, "all fail": False}
+_RULE_VALUE = {
+    "szykman": False,
+    "circular movement": True,
+    "all fail": False,
+    "all hold": False,
+    "unresolved": False,
+}
 
 
 def check_resolution(resolution: Resolution) -> list[str]:
     """Every equation the resolution breaks, named; an empty list when it satisfies them all."""
     board = resolution.turn.board
+    rules = resolution.turn.rules
     values = resolution.values
     forced = resolution.forced
     orders: dict[str, Checked] = {u.province: c for u, c in resolution.turn.orders if c}
@@ -56,12 +65,52 @@ def check_resolution(resolution: Resolution) -> list[str]:
             if decided("support", s) and (not_power is None or units[s].power != not_power)
         )
 
+    def convoyers(p: str) -> set[str]:
+        return {
+            f
+            for f, c in active.items()
+            if isinstance(c.order, Convoy)
+            and c.target == p
+            and c.dest.province == moves[p].dest.province
+        }
+
+    def routes(p: str) -> list[tuple[str, ...]]:
+        found = minimal_routes(board, p, moves[p].dest.province, frozenset(convoyers(p)))
+        return list(found) if moves[p].by_convoy else []
+
+    def origin(p: str) -> str:
+        """Where the attack comes from: 4.A.4 (Brannan) makes it the last fleet."""
+        lasts = {r[-1] for r in routes(p)}
+        return lasts.pop() if rules.brannan and len(lasts) == 1 else p
+
     def head_to_head(p: str) -> str | None:
-        q = moves[p].dest.province
-        other = moves.get(q)
-        if other and other.dest.province == p and not moves[p].by_convoy and not other.by_convoy:
-            return q
+        for q, other in moves.items():
+            if q == p or moves[p].dest.province != origin(q) or other.dest.province != origin(p):
+                continue
+            brannan_pair = origin(p) != p or origin(q) != q
+            if brannan_pair or not (moves[p].by_convoy or other.by_convoy):
+                return q
         return None
+
+    def comes_back(p: str) -> str | None:
+        """4.A.7 (a): the unit at the destination moving to p's province, by any route."""
+        q = moves[p].dest.province
+        return q if q in moves and moves[q].dest.province == p else None
+
+    def cut_by(m: str, s: str, aim: str) -> bool:
+        if units[m].power == units[s].power or origin(m) == aim:
+            return False
+        if not moves[m].by_convoy:
+            return True
+        order = active[s]
+        into = order.dest.province if isinstance(order.order, SupportMove) else None
+        fleets = {f for r in routes(m) for f in r}
+        needed = set.intersection(*(set(r) for r in routes(m))) if routes(m) else set()
+        return {
+            ConvoyCut.RULE_1971: into not in fleets,
+            ConvoyCut.RULE_1982: aim not in fleets,
+            ConvoyCut.RULE_2000: into not in needed,
+        }.get(rules.convoy_cut, True)
 
     def hold(q: str) -> int:
         if q not in units:
@@ -83,7 +132,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
             return 0
         q = moves[p].dest.province
         supporters = supports_of_move(p)
-        if q not in units or (succeeds(q) and head_to_head(p) is None):
+        if q not in units or (succeeds(q) and head_to_head(p) != q):
             return 1 + given_count(supporters)
         if units[q].power == units[p].power:
             return 0
@@ -93,11 +142,16 @@ def check_resolution(resolution: Resolution) -> list[str]:
         if not path(p):
             return 0
         opponent = head_to_head(p)
+        if rules.dislodged_prevent is DislodgedPrevent.NEVER:
+            opponent = comes_back(p) or opponent
         if opponent is not None and succeeds(opponent):
             return 0
         return 1 + given_count(supports_of_move(p))
 
     def convoy_chain(p: str) -> bool:
+        if rules.multi_route is MultiRoute.ANY_ROUTE:  # 4.A.1 (1971): every fleet on a route
+            fleets_on_routes = {f for r in routes(p) for f in r}
+            return bool(fleets_on_routes) and all(decided("convoy", f) for f in fleets_on_routes)
         move = moves[p]
         fleets = {
             f
@@ -140,11 +194,14 @@ def check_resolution(resolution: Resolution) -> list[str]:
     for p in sorted(moves):
         a = attack(p)
         opponent = head_to_head(p)
+        q = moves[p].dest.province
         if opponent is not None:
             resist, what = 1 + given_count(supports_of_move(opponent)), "defend"
         else:
-            resist, what = hold(moves[p].dest.province), "hold"
-        rivals = {r: prevent(r) for r in into(moves[p].dest.province) if r != p}
+            resist, what = hold(q), "hold"
+        if opponent not in (None, q):  # 4.A.4: the opponent came by convoy; a unit holds here
+            resist = max(resist, hold(q))
+        rivals = {r: prevent(r) for r in into(q) if r != p}
         ok = a > resist and all(a > v for v in rivals.values())
         verify("move", p, ok, f"attack {a}, {what} {resist}, prevent {sorted(rivals.values())}")
         if moves[p].by_convoy:
@@ -152,9 +209,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
     for s, c in sorted(active.items()):
         if isinstance(c.order, SupportHold | SupportMove):
             aim = c.dest.province if isinstance(c.order, SupportMove) else c.target
-            cutters = [
-                m for m in into(s) if path(m) and units[m].power != units[s].power and m != aim
-            ]
+            cutters = [m for m in into(s) if path(m) and cut_by(m, s, aim)]
             verify(
                 "support",
                 s,

@@ -30,9 +30,11 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-RulesOption = Annotated[
-    str, typer.Option("--rules", help="rule book: 2025 (DATC v3.2 preferences) or webdiplomacy")
-]
+RULES_HELP = (
+    "rule book: an edition (1971 1982 2000 2023 2025 dptg), webdiplomacy, or a TOML file; "
+    "cases default to the edition they state, else 2025"
+)
+RulesOption = Annotated[str | None, typer.Option("--rules", help=RULES_HELP)]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -82,11 +84,11 @@ def _load(paths: list[str]) -> list[Case]:
 def check(
     paths: Annotated[list[str], typer.Argument(help="case files or folders of *.cases")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    rules: RulesOption = "2025",
+    rules: RulesOption = None,
 ) -> None:
     """Run every case under the paths and report conformance by section."""
     try:
-        report = run(_load(paths), rule_book(rules))
+        report = run(_load(paths), rule_book(rules) if rules else None)
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
@@ -114,7 +116,7 @@ def adjudicate(
     file: Annotated[str, typer.Argument(help="a case file (position and orders)")],
     case: Annotated[str | None, typer.Option("--case", help="the case to adjudicate")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the resolution as JSON")] = False,
-    rules: RulesOption = "2025",
+    rules: RulesOption = None,
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
     try:
@@ -127,7 +129,7 @@ def adjudicate(
     if len(chosen) > 1:
         raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
     try:
-        data = explain(chosen[0], rule_book(rules))
+        data = explain(chosen[0], rule_book(rules or chosen[0].edition))
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
     if as_json:
@@ -145,7 +147,7 @@ def replay(
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
     try:
-        book = rule_book(rules)
+        book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
     report = replay_games(files, book)

@@ -16,7 +16,7 @@ from .multiverse import Multiverse, step
 from .orders import spacetime_code, timeline_name
 from .position import Unit
 from .resolution import Resolution
-from .rules import DATC_2025, RuleBook, StepScope
+from .rules import RuleBook, StepScope, rule_book
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +80,34 @@ def _units(pairs) -> str:
     return "; ".join(f"{power} {board.province(p).name}" for power, p in pairs) or "none"
 
 
-def _compare(case: Case, block: Block, outcomes) -> list[Failure]:
+def _compare(case: Case, block: Block, outcomes, edition: str = "2025") -> list[Failure]:
+    """Orders whose outcome differs from what the case expects under the edition; under an
+    edition that gives no answer, orders are not compared (see `_unresolved`)."""
+    if edition in case.paradox_editions:
+        return []
     return [
-        Failure(case.id, str(o.given), o.expected, got.label)
+        Failure(case.id, str(o.given), o.expected_under(edition), got.label)
         for o, got in zip(block.orders, outcomes, strict=True)
-        if o.expected is not None and got.label != o.expected
+        if o.expected_under(edition) is not None and got.label != o.expected_under(edition)
     ]
 
 
-def run_case(case: Case, rules: RuleBook = DATC_2025) -> CaseResult:
-    """Adjudicate a case and compare every expectation; a standard case runs through the
-    multiverse engine too (a one-timeline multiverse is standard Diplomacy)."""
+def _unresolved(case: Case, resolution: Resolution, edition: str) -> list[Failure]:
+    """Under an edition that gives no answer the adjudicator must say so, and only then."""
+    says = any(c.unresolved for c in resolution.cores)
+    expects = edition in case.paradox_editions
+    if says == expects:
+        return []
+    wanted = "an unresolved paradox" if expects else "a resolution"
+    got = "an unresolved paradox" if says else "a resolution"
+    return [Failure(case.id, "-", f"{wanted} under {edition}", got)]
+
+
+def run_case(case: Case, rules: RuleBook | None = None) -> CaseResult:
+    """Adjudicate a case under a rule book (by default the edition the case states) and
+    compare every expectation; a standard case runs through the multiverse engine too (a
+    one-timeline multiverse is standard Diplomacy)."""
+    rules = rules or rule_book(case.edition)
     if case.multiverse:
         return _run_multiverse(case, rules)
     result = _run_standard(case, rules)
@@ -116,19 +133,19 @@ def _run_standard(case: Case, rules: RuleBook) -> CaseResult:
                 Failure(case.id, "-", f"a {block.kind.value} resolution", f"error: {err}")
             )
             break
-        failures += _compare(case, block, step.outcomes)
+        failures += _compare(case, block, step.outcomes, rules.name)
         if isinstance(step.detail, Resolution):
             resolution = step.detail
+            failures += _unresolved(case, resolution, rules.name)
             failures += [
                 Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
                 for v in check_resolution(resolution)
             ]
         if isinstance(step.detail, AdjustmentResolution):
             got = tuple(sorted((u.power, u.province) for u in step.detail.civil_disorder))
-            if got != block.automatic:
-                failures.append(
-                    Failure(case.id, "automatic disbands", _units(block.automatic), _units(got))
-                )
+            wanted = case.automatic_under(block, rules.name)
+            if got != wanted:
+                failures.append(Failure(case.id, "automatic disbands", _units(wanted), _units(got)))
         position = step.after
     if case.after is not None and not failures:
         got = tuple(sorted(position.units))
@@ -148,7 +165,7 @@ def _through_multiverse(case: Case, rules: RuleBook) -> tuple[Failure, ...]:
             return (Failure(case.id, "-", "a multiverse step", f"error: {err}"),)
         failures += [
             replace(f, got=f"{f.got} (multiverse engine)")
-            for f in _compare(case, block, done.outcomes)
+            for f in _compare(case, block, done.outcomes, rules.name)
         ]
         mv = done.after
     return tuple(failures)
@@ -166,7 +183,7 @@ def _run_multiverse(case: Case, rules: RuleBook) -> CaseResult:
         except DipsatError as err:
             failures.append(Failure(case.id, f"step {number}", "a resolution", f"error: {err}"))
             break
-        failures += _compare(case, block, done.outcomes)
+        failures += _compare(case, block, done.outcomes, rules.name)
         revised = {str(o.given): o for o in done.revised}
         for order in block.revised:
             got = revised.get(str(order.given))
@@ -224,7 +241,7 @@ def _describe(units) -> str:
     return "; ".join(f"{u.power} {u}" for u in units) or "none"
 
 
-def run(cases: Iterable[Case], rules: RuleBook = DATC_2025) -> Report:
+def run(cases: Iterable[Case], rules: RuleBook | None = None) -> Report:
     report = Report()
     for case in cases:
         report.results.append(run_case(case, rules))

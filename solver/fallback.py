@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from .model import Decision, Structure, TurnModel, build
+from .rules import ConvoyParadox
 from .solve import SolverConfig, solutions, solve_one
 
 
@@ -31,6 +32,10 @@ class Core:
     @property
     def is_paradox(self) -> bool:
         return self.rule != "unique"
+
+    @property
+    def unresolved(self) -> bool:
+        return self.rule == "unresolved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +111,25 @@ def settle(
             cores.append(Core(core, 1, "unique", labels))
             continue
         convoys = [d for d in core if d[0] == "convoy"]
-        if convoys:
+        policy = structure.rules.convoy_paradox
+        if convoys and policy is ConvoyParadox.DPTG:
+            many = solutions(build(structure, fixed, sorted(scope)), limit=64, config=config)
+            disrupting = [s for s in many if not any(s[c] for c in convoys)]
+            if len(disrupting) == 1:  # the resolution in which all its convoys fail
+                fixed.update({d: disrupting[0][d] for d in core})
+                cores.append(Core(core, len(found), "dptg", labels))
+                continue
+            rule = {d: False for d in core if d[0] == "move"}
+            cores.append(Core(core, len(found), "all hold", labels))
+        elif convoys and policy is ConvoyParadox.SZYKMAN:
             rule = {d: False for d in convoys}
             cores.append(Core(core, len(found), "szykman", labels))
+        elif convoys:
+            # all hold, or no answer: the moves of the paradox fail; with no answer the
+            # orders of the core are reported as unresolved
+            rule = {d: False for d in core if d[0] == "move"}
+            name = "all hold" if policy is ConvoyParadox.ALL_HOLD else "unresolved"
+            cores.append(Core(core, len(found), name, labels))
         else:
             moves = [d for d in core if d[0] == "move"]
             rule = {d: True for d in moves}

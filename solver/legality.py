@@ -26,7 +26,15 @@ from .orders import (
 )
 from .position import Position, Unit, location_name
 from .routes import has_route, minimal_routes, seas_touching
-from .rules import DATC_2025, ConvoyToAdjacent, RuleBook
+from .rules import (
+    DATC_2025,
+    ConvoyToAdjacent,
+    RuleBook,
+    SeveralOrders,
+    SupportCoast,
+    UnreachableCoast,
+    WrongCoast,
+)
 
 
 class Status(enum.Enum):
@@ -62,6 +70,7 @@ class Turn:
     checked: tuple[Checked, ...]
     orders: tuple[tuple[Unit, Checked | None], ...]  # each unit's order in force (None: holds)
     board: Board = field(default_factory=standard)
+    rules: RuleBook = DATC_2025
 
     def order_of(self, unit: Unit) -> Checked | None:
         return dict(self.orders)[unit]
@@ -108,39 +117,48 @@ def _move_problem(
     dest: str,
     coast: str | None,
     exclude: str | None = None,
+    rules: RuleBook = DATC_2025,
 ) -> tuple[str, Location | None, bool]:
     """Why a move by `unit` to dest is impossible ('' if possible), its settled destination,
     and whether it can only go by convoy."""
-    kind = board.province(dest).kind
+    province = board.province(dest)
     here = location_name(unit.location)
     if dest == unit.province:
         return "a unit cannot move to its own province", None, False
+    if coast is not None and coast not in province.coasts:  # 4.B.6: an irrelevant coast
+        if rules.wrong_coast is WrongCoast.ILLEGAL:
+            return f"{province.name} has no coast {coast} for this unit", None, False
+        coast = None
     if unit.type is UnitType.ARMY:
-        if kind is Kind.SEA:
+        if province.kind is Kind.SEA:
             return "an army cannot move to sea", None, False
+        if coast is not None and rules.wrong_coast is WrongCoast.ILLEGAL:
+            return "an army does not move to a coast", None, False
         if board.army_adjacent(unit.province, dest):
             return "", Location(dest), False
         fleets = _fleets(position, board) - {exclude}
         if has_route(board, unit.province, dest, fleets):
             return "", Location(dest), True
-        return f"{_name(board, dest)} is not adjacent and no fleets could convoy there", None, False
-    if kind is Kind.LAND:
+        return f"{province.name} is not adjacent and no fleets could convoy there", None, False
+    if province.kind is Kind.LAND:
         return "a fleet cannot move inland", None, False
     reach = board.fleet_coasts_towards(unit.location, dest)
     if not reach:
-        return f"a fleet in {here} cannot reach {_name(board, dest)}", None, False
-    if not board.province(dest).coasts:
+        return f"a fleet in {here} cannot reach {province.name}", None, False
+    if not province.coasts:
         return "", Location(dest), False
     if coast is not None:
         if coast in reach:
             return "", Location(dest, coast), False
-        return f"a fleet in {here} cannot reach {_name(board, dest)}({coast})", None, False
-    if len(reach) == 1:
+        if rules.unreachable_coast is UnreachableCoast.IGNORED and len(reach) == 1:
+            return "", Location(dest, reach[0]), False  # 4.B.3 (a)
+        return f"a fleet in {here} cannot reach {province.name}({coast})", None, False
+    if len(reach) == 1 and rules.single_coast_default:  # 4.B.2
         return "", Location(dest, reach[0]), False
-    return f"the coast of {_name(board, dest)} must be given", Location(dest), False
+    return f"the coast of {province.name} must be given", Location(dest), False
 
 
-def _judge(board: Board, position: Position, index: int, given: Given) -> Checked:
+def _judge(board: Board, position: Position, index: int, given: Given, rules: RuleBook) -> Checked:
     """Legality of one order, from the board alone."""
     order = given.order
 
@@ -159,6 +177,14 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
         return illegal(f"there is no unit in {order.unit.place}")
     if given.power is not None and given.power != unit.power:
         return illegal(f"the unit in {_name(board, key)} belongs to {unit.power}", unit)
+    written = order.unit.place.coast
+    if (
+        rules.wrong_coast is WrongCoast.ILLEGAL
+        and written is not None
+        and written != unit.location.coast
+        and not isinstance(order, Move)
+    ):  # 4.B.5 (a); a move keeps the 6.B.11 reading below
+        return illegal(f"{unit} is not on the {written} coast", unit)
     if isinstance(order, Hold):
         return Checked(index, given, unit, Status.ACTIVE)
     dest = key_of(board, order.dest) if not isinstance(order, SupportHold) else None
@@ -169,8 +195,9 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
             if via and unit.type is UnitType.FLEET:
                 return illegal("only armies can be convoyed", unit)
             coast = order.dest.coast
-            problem, settled, needs_convoy = _move_problem(board, position, unit, dest, coast)
-            written = order.unit.place.coast
+            problem, settled, needs_convoy = _move_problem(
+                board, position, unit, dest, coast, rules=rules
+            )
             if (
                 problem
                 and unit.type is UnitType.FLEET
@@ -179,7 +206,9 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
                 # DATC 6.B.11: possible from the coast the player wrote, so not illegal
                 # (4.E.1 is read restrictively), but the fleet cannot change coast: it fails.
                 ghost = Unit(Location(unit.province, written), unit.type, unit.power)
-                ghost_problem, settled, _ = _move_problem(board, position, ghost, dest, coast)
+                ghost_problem, settled, _ = _move_problem(
+                    board, position, ghost, dest, coast, rules=rules
+                )
                 if not ghost_problem:
                     return Checked(
                         index,
@@ -207,16 +236,25 @@ def _judge(board: Board, position: Position, index: int, given: Given) -> Checke
                 return illegal(f"there is no unit in {ref.place} to support", unit)
             if target is unit:
                 return illegal("a unit cannot support itself", unit)
+            if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
+                None,
+                target.location.coast,
+            ):  # 4.B.5 (a): the wrong coast of the supported unit
+                return illegal(f"{target} is not on the {ref.place.coast} coast", unit)
             into = dest if isinstance(order, SupportMove) else target.province
             if not _can_reach(board, unit, into):
                 return illegal(f"{unit} cannot reach {_name(board, into)}", unit)
             settled = None
             if isinstance(order, SupportMove):
                 problem, settled, _ = _move_problem(
-                    board, position, target, dest, order.dest.coast, exclude=unit.province
+                    board, position, target, dest, order.dest.coast, unit.province, rules
                 )
-                if problem.startswith("the coast of"):
-                    problem = ""  # 4.B.4: a support may leave the coast open
+                if problem.startswith("the coast of"):  # 4.B.4: the support leaves it open
+                    open_coast = rules.support_coast
+                    if open_coast is SupportCoast.ANY or (
+                        open_coast is SupportCoast.OWN_UNIT and target.power == unit.power
+                    ):
+                        problem = ""
                 if problem:
                     return illegal(f"the supported move is impossible: {problem}", unit)
                 settled = Location(dest, order.dest.coast)
@@ -274,27 +312,37 @@ def analyse(
 ) -> Turn:
     """Judge every order of a movement turn and settle each unit's order in force."""
     board = board or standard()
-    judged = [_judge(board, position, i, g) for i, g in enumerate(givens)]
+    judged = [_judge(board, position, i, g, rules) for i, g in enumerate(givens)]
     in_force: dict[Unit, Checked | None] = dict.fromkeys(position.units)
+    several: set[Unit] = set()
     for i, checked in enumerate(judged):
         if checked.status is Status.ILLEGAL or checked.unit is None:
             continue
-        if in_force[checked.unit] is not None:  # DATC 4.D.3: the first legal order counts
+        if in_force[checked.unit] is not None:  # DATC 4.D.3: by default the first counts
             judged[i] = replace(
                 checked, status=Status.ILLEGAL, reason=f"{checked.unit} already has an order"
             )
+            several.add(checked.unit)
             continue
         in_force[checked.unit] = checked
+    if rules.several_orders is SeveralOrders.NONE:
+        for unit in several:
+            first = in_force[unit]
+            judged[first.index] = replace(
+                first, status=Status.ILLEGAL, reason=f"{unit} has several orders"
+            )
+            in_force[unit] = None
 
     # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
-    # convoy", and (2025) when its own power orders a fleet to convoy it; then there is no
-    # land route to fall back on.
-    if rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA:
+    # convoy", and (2025) when its own power orders a fleet to convoy it, or (1971) when any
+    # fleet does; then there is no land route to fall back on.
+    if rules.convoy_to_adjacent is not ConvoyToAdjacent.VIA_ONLY:
+        own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
         for unit, checked in in_force.items():
             if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
                 continue
             if unit.type is UnitType.ARMY and any(
-                f.power == unit.power
+                f.power == unit.power or not own_only
                 for f in _convoying_fleets(in_force, unit, checked.dest.province)
             ):
                 in_force[unit] = replace(checked, by_convoy=True)
@@ -309,7 +357,7 @@ def analyse(
     for checked in in_force.values():
         if checked is not None:
             judged[checked.index] = checked
-    return Turn(position, tuple(judged), tuple(in_force.items()), board)
+    return Turn(position, tuple(judged), tuple(in_force.items()), board, rules)
 
 
 def _invalid_reason(

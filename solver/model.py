@@ -24,6 +24,7 @@ from .legality import Checked, Status, Turn
 from .orders import Convoy, Move, SupportHold, SupportMove
 from .position import Unit
 from .routes import minimal_routes
+from .rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
 
 Decision = tuple[str, str]  # (kind, province of the unit whose order it is)
 Lit = cp_model.IntVar | bool
@@ -44,6 +45,21 @@ class Structure:
     convoys: Mapping[str, Checked]  # fleet -> active convoy order
     routes: Mapping[str, tuple[tuple[str, ...], ...]]  # convoyed mover -> routes of active fleets
     opposing: Mapping[str, str]  # mover -> the mover it meets head to head
+    origin: Mapping[str, str]  # mover -> where its attack comes from (4.A.4)
+    returning: Mapping[str, str]  # mover -> the mover coming the other way, even by convoy
+
+    @property
+    def rules(self) -> RuleBook:
+        return self.turn.rules
+
+    def convoying(self, mover: str) -> set[str]:
+        """The fleets on the routes of a convoyed move."""
+        return {f for route in self.routes.get(mover, ()) for f in route}
+
+    def necessary(self, mover: str) -> set[str]:
+        """The fleets on every route of a convoyed move."""
+        routes = self.routes.get(mover, ())
+        return set.intersection(*(set(r) for r in routes)) if routes else set()
 
     @classmethod
     def of(cls, turn: Turn) -> Structure:
@@ -72,16 +88,23 @@ class Structure:
                     if cv.target == p and cv.dest.province == c.dest.province
                 )
                 routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
+        origin = {p: p for p in moves}
+        if turn.rules.brannan:  # the attack comes from the last convoying fleet
+            for p, found in routes.items():
+                lasts = {route[-1] for route in found}
+                if len(lasts) == 1:
+                    origin[p] = lasts.pop()
         opposing = {}
+        returning = {}
         for p, c in moves.items():
+            for q, other in moves.items():
+                if q == p or c.dest.province != origin[q] or other.dest.province != origin[p]:
+                    continue
+                if origin[p] != p or origin[q] != q or not (c.by_convoy or other.by_convoy):
+                    opposing[p] = q
             q = c.dest.province
-            other = moves.get(q)
-            if (
-                other is not None
-                and other.dest.province == p
-                and not (c.by_convoy or other.by_convoy)
-            ):
-                opposing[p] = q
+            if q in moves and moves[q].dest.province == p:
+                returning[p] = q
 
         def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
             return {k: tuple(v) for k, v in table.items()}
@@ -98,6 +121,8 @@ class Structure:
             convoys,
             routes,
             opposing,
+            origin,
+            returning,
         )
 
     def decisions(self) -> list[Decision]:
@@ -210,7 +235,13 @@ class TurnModel:
         self._current = None
 
     def _define_path(self, p: str, target: Lit) -> None:
-        """PATH: some route whose convoys are all available."""
+        """PATH: some route whose convoys are all available (4.A.1, 1971: all of them)."""
+        if self.structure.rules.multi_route is MultiRoute.ANY_ROUTE:
+            fleets = sorted(self.structure.convoying(p))
+            self.equivalent(
+                target, [self.lit(("convoy", f)) for f in fleets] if fleets else [False]
+            )
+            return
         routes = []
         for route in self.structure.routes[p]:
             lits = [self.lit(("convoy", f)) for f in route]
@@ -243,7 +274,7 @@ class TurnModel:
         aim = support.dest.province if support.dest is not None else support.target
         intact = [_negate(self.lit(("dislodged", p)))]
         for m in s.attackers.get(p, ()):
-            if s.unit_at[m].power != s.unit_at[p].power and m != aim:
+            if cuts(s, m, p, aim):
                 intact.append(_negate(self.lit(("path", m))))
         self.equivalent(target, intact)
 
@@ -286,8 +317,11 @@ class TurnModel:
         upper = 1 + len(s.move_supports.get(m, ()))
         full = 1 + self.supports(m)
         cases = [((_negate(path),), 0)]
-        if m in s.opposing:
-            beaten = self.lit(("move", s.opposing[m]))
+        other = s.opposing.get(m)
+        if s.rules.dislodged_prevent is DislodgedPrevent.NEVER:
+            other = s.returning.get(m, other)
+        if other is not None:
+            beaten = self.lit(("move", other))
             cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
         else:
             cases.append(((path,), full))
@@ -317,18 +351,41 @@ class TurnModel:
         move = s.moves[m]
         q = move.dest.province
         attack = self.attack(m)
+        conditions = []
         if m in s.opposing:
             resist = 1 + self.supports(s.opposing[m])
             against = f"defend[{s.moves[s.opposing[m]].order}]"
-        else:
-            resist = self.hold(q)
+            conditions.append(self.beats(attack, resist, f"beats[{move.order} vs {against}]"))
+        if s.opposing.get(m, q) != q:  # 4.A.4: the opponent came by convoy; a unit holds here
+            conditions.append(self.beats(attack, self.hold(q), f"beats[{move.order} vs hold]"))
+        if m not in s.opposing:
             against = f"hold[{s.unit_at.get(q, q)}]"
-        conditions = [self.beats(attack, resist, f"beats[{move.order} vs {against}]")]
+            conditions.append(self.beats(attack, self.hold(q), f"beats[{move.order} vs {against}]"))
         for rival in s.attackers[q]:
             if rival != m:
                 name = f"beats[{move.order} vs prevent[{s.moves[rival].order}]]"
                 conditions.append(self.beats(attack, self.prevent(rival), name))
         self.equivalent(target, conditions)
+
+
+def cuts(s: Structure, m: str, p: str, aim: str) -> bool:
+    """Does an attack by the move from m (when it has a path) cut the support given from p,
+    aimed at aim?  Not by the supporter's own power, not from the province it is aimed at,
+    and, for a convoyed army, not where the edition's paradox clause says so (4.A.2)."""
+    if s.unit_at[m].power == s.unit_at[p].power or s.origin[m] == aim:
+        return False
+    if m not in s.routes:
+        return True
+    rule = s.rules.convoy_cut
+    support = s.supports[p]
+    into = support.dest.province if isinstance(support.order, SupportMove) else None
+    if rule is ConvoyCut.RULE_1971:
+        return into not in s.convoying(m)
+    if rule is ConvoyCut.RULE_1982:
+        return aim not in s.convoying(m)
+    if rule is ConvoyCut.RULE_2000:
+        return into not in s.necessary(m)
+    return True
 
 
 def _negate(lit: Lit) -> Lit:

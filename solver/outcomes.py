@@ -67,6 +67,9 @@ _RULE_TEXT = {
     "szykman": "convoy paradox: its convoys fail (Szykman rule)",
     "circular movement": "circular movement: all its moves succeed",
     "all fail": "paradox: its moves and supports fail",
+    "all hold": "convoy paradox: its moves fail (all hold)",
+    "dptg": "convoy paradox: the resolution that disrupts its convoys (DPTG)",
+    "unresolved": "convoy paradox the rule book gives no answer to",
 }
 
 

@@ -8,7 +8,7 @@ from topology import Location
 
 from .fallback import Core, Settlement
 from .legality import Checked, Status, Turn
-from .model import Decision, Structure
+from .model import Decision, Structure, cuts
 from .orders import Convoy, Hold, Move, SupportHold, SupportMove
 from .outcomes import (
     Bounced,
@@ -109,7 +109,23 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
 
     outcomes = []
     for checked in turn.checked:
-        outcomes.append(_outcome(checked, s, value, dislodger, destroyed, paradox_of))
+        outcome = _outcome(checked, s, value, dislodger, destroyed, paradox_of)
+        p = checked.unit.province if checked.unit is not None else None
+        core = next(
+            (
+                paradox_of[(k, p)]
+                for k in ("move", "path", "support", "convoy")
+                if (k, p) in paradox_of
+                and paradox_of[(k, p)].unresolved
+                and s.order_of.get(p) is checked
+            ),
+            None,
+        )
+        if core is not None:
+            outcome = Outcome(
+                checked.given, "unresolved", reason=ParadoxRule(core.rule, core.labels)
+            )
+        outcomes.append(outcome)
 
     dislodged_units = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
     if hasattr(board, "place_key"):  # a multiverse step: solver.multiverse splits it by board
@@ -185,7 +201,7 @@ def _outcome(
             cutters = tuple(
                 str(s.unit_at[m])
                 for m in s.attackers.get(p, ())
-                if s.unit_at[m].power != unit.power and m != aim and value("path", m)
+                if cuts(s, m, p, aim) and value("path", m)
             )
             return Outcome(checked.given, "cut", reason=CutBy(cutters) if cutters else by, **fate)
         case Convoy():
