@@ -43,7 +43,7 @@ def advance(
     if kind is PhaseKind.MOVEMENT:
         detail = adjudicate(position, orders, rules, config)
     elif kind is PhaseKind.RETREAT:
-        detail = adjudicate_retreats(position, orders)
+        detail = adjudicate_retreats(position, orders, rules)
     else:
         detail = adjudicate_adjustments(position, orders, rules)
     return Step(position, detail.outcomes, detail, detail.after)

@@ -27,6 +27,7 @@ from .notation import parse_given
 from .orders import Given
 from .position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Unit
 from .retreats import retreat_options
+from .rules import DATC_2025, RuleBook
 
 END = "COMPLETED"  # the pseudo-phase that ends some games
 _PHASE = re.compile(r"([SF])(\d{4})([MR])|(W)(\d{4})(A)")
@@ -89,11 +90,12 @@ def place_text(location: Location) -> str:
     return str(location).upper()
 
 
-def snapshot(position: Position) -> Snapshot:
+def snapshot(position: Position, rules: RuleBook = DATC_2025) -> Snapshot:
     """Our position in the comparable form, with the retreat options of dislodged units."""
     board = standard()
     dislodged = frozenset(
-        _dislodged_text(d.unit, retreat_options(position, d, board)) for d in position.dislodged
+        _dislodged_text(d.unit, retreat_options(position, d, board, rules))
+        for d in position.dislodged
     )
     return Snapshot(
         position.phase.code,

@@ -262,7 +262,7 @@ def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool
                 and givens[i].order.unit.place.province in dislodged
             )
         ]
-        done = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine])
+        done = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine], rules)
         for i, outcome in zip(mine, done.outcomes, strict=True):
             outcomes[i] = replace(outcome, given=givens[i])
         waiting = [i for i in waiting if i not in mine]

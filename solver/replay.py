@@ -140,7 +140,7 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
                 report.errors.append(ReplayError(game.path, here.name, str(error)))
                 continue
             expected, produced = there.snapshot.compare(
-                snapshot(previous.after), with_phase=there.phase is not None
+                snapshot(previous.after, rules), with_phase=there.phase is not None
             )
         else:
             expected, produced = {}, {}

@@ -100,7 +100,7 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     retreating = []
     for p, m in sorted(dislodger.items()):
         entry = DislodgedUnit(s.unit_at[p], m, s.moves[m].by_convoy)
-        options = retreat_options(standing, entry, board)
+        options = retreat_options(standing, entry, board, turn.rules)
         # A retreat stays on its own board (in a multiverse, codes end in '@timeline:turn').
         board_of = p.partition("@")[2]
         options = tuple(o for o in options if o.province.partition("@")[2] == board_of)

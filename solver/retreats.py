@@ -12,16 +12,21 @@ from .errors import DipsatError
 from .orders import Disband, Given, Retreat
 from .outcomes import Bounced, Illegal, Outcome
 from .phases import season_over
+from .rules import DATC_2025, RuleBook
 from .position import DislodgedUnit, PhaseKind, Position, Unit
 
 
 def retreat_options(
-    position: Position, dislodged: DislodgedUnit, board: Board | None = None
+    position: Position,
+    dislodged: DislodgedUnit,
+    board: Board | None = None,
+    rules: RuleBook = DATC_2025,
 ) -> tuple[Location, ...]:
     """Where a dislodged unit may go: an adjacent place, not occupied, not left empty by a
     standoff (either coast), and not the attacker's origin unless the attack came by convoy
-    (DATC 4.A.5).  No coastal crawl: a fleet follows its own coast."""
+    and the rule book allows that (DATC 4.A.5).  No coastal crawl."""
     board = board or standard()
+    may_return = dislodged.by_convoy and rules.retreat_to_convoy_origin
     unit = dislodged.unit
     if unit.type is UnitType.ARMY:
         candidates = [Location(p) for p in board.army_graph()[unit.province]]
@@ -34,7 +39,7 @@ def retreat_options(
             for loc in candidates
             if loc.province not in occupied
             and loc.province not in position.standoffs
-            and (loc.province != dislodged.attacker_from or dislodged.by_convoy)
+            and (loc.province != dislodged.attacker_from or may_return)
         )
     )
 
@@ -46,7 +51,9 @@ class RetreatResolution:
     after: Position
 
 
-def adjudicate_retreats(position: Position, orders: Sequence[Given]) -> RetreatResolution:
+def adjudicate_retreats(
+    position: Position, orders: Sequence[Given], rules: RuleBook = DATC_2025
+) -> RetreatResolution:
     """Move or disband every dislodged unit; two retreats to one province both disband."""
     if position.phase.kind is not PhaseKind.RETREAT:
         raise DipsatError(f"{position.phase} is not a retreat phase")
@@ -68,13 +75,13 @@ def adjudicate_retreats(position: Position, orders: Sequence[Given]) -> RetreatR
             verdicts.append(f"the dislodged unit belongs to {entry.unit.power}")
         elif entry.unit.province in chosen:
             verdicts.append(f"{entry.unit} already has an order")
-        elif isinstance(order, Retreat) and _target(board, position, entry, order) is None:
+        elif isinstance(order, Retreat) and _target(board, position, entry, order, rules) is None:
             verdicts.append(f"{entry.unit} cannot retreat to {order.dest}")
         else:
             chosen[entry.unit.province] = (index, order)
             verdicts.append(None)
     targets = {
-        p: _target(board, position, pending[p], o)
+        p: _target(board, position, pending[p], o, rules)
         for p, (_, o) in chosen.items()
         if isinstance(o, Retreat)
     }
@@ -112,13 +119,19 @@ def adjudicate_retreats(position: Position, orders: Sequence[Given]) -> RetreatR
 
 
 def _target(
-    board: Board, position: Position, entry: DislodgedUnit, order: Retreat | Disband
+    board: Board,
+    position: Position,
+    entry: DislodgedUnit,
+    order: Retreat | Disband,
+    rules: RuleBook = DATC_2025,
 ) -> Location | None:
     """The place a legal retreat goes to (coast settled), or None if it is not allowed."""
     if isinstance(order, Disband):
         return None
     options = [
-        o for o in retreat_options(position, entry, board) if o.province == order.dest.province
+        o
+        for o in retreat_options(position, entry, board, rules)
+        if o.province == order.dest.province
     ]
     if order.dest.coast is not None and entry.unit.type is UnitType.FLEET:
         options = [o for o in options if o.coast == order.dest.coast]
