@@ -12,8 +12,8 @@ from .errors import DipsatError
 from .orders import Disband, Given, Retreat
 from .outcomes import Bounced, Illegal, Outcome
 from .phases import season_over
-from .rules import DATC_2025, RuleBook
 from .position import DislodgedUnit, PhaseKind, Position, Unit
+from .rules import DATC_2025, RuleBook
 
 
 def retreat_options(
