@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from topology import Kind
+from topology import Kind, UnitType
 
 from .legality import Checked, Status
 from .orders import Convoy, Move, SupportHold, SupportMove
@@ -100,17 +100,24 @@ def check_resolution(resolution: Resolution) -> list[str]:
     def cut_by(m: str, s: str, aim: str) -> bool:
         if units[m].power == units[s].power or origin(m) == aim:
             return False
+        return not shielded(m, s, aim)
+
+    def shielded(m: str, s: str, aim: str) -> bool:
+        """The edition's paradox clause keeps the convoyed army from m from cutting."""
         if not moves[m].by_convoy:
-            return True
+            return False
         order = active[s]
         into = order.dest.province if isinstance(order.order, SupportMove) else None
         fleets = {f for r in routes(m) for f in r}
         needed = set.intersection(*(set(r) for r in routes(m))) if routes(m) else set()
+        fleet_supports = units[s].type is UnitType.FLEET
+        fleet_supported = units[order.target].type is UnitType.FLEET
+        convoying_seas = {f for f, c in active.items() if isinstance(c.order, Convoy)}
         return {
-            ConvoyCut.RULE_1971: into not in fleets,
-            ConvoyCut.RULE_1982: aim not in fleets,
-            ConvoyCut.RULE_2000: into not in needed,
-        }.get(rules.convoy_cut, True)
+            ConvoyCut.RULE_1971: fleet_supports and fleet_supported and into in fleets,
+            ConvoyCut.RULE_1982: fleet_supports and aim in convoying_seas,
+            ConvoyCut.RULE_2000: into in needed,
+        }.get(rules.convoy_cut, False)
 
     def hold(q: str) -> int:
         if q not in units:
@@ -210,11 +217,12 @@ def check_resolution(resolution: Resolution) -> list[str]:
         if isinstance(c.order, SupportHold | SupportMove):
             aim = c.dest.province if isinstance(c.order, SupportMove) else c.target
             cutters = [m for m in into(s) if path(m) and cut_by(m, s, aim)]
+            dislodgers = [m for m in into(s) if succeeds(m) and not shielded(m, s, aim)]
             verify(
                 "support",
                 s,
-                not cutters and not dislodged(s),
-                f"cut by {cutters}, dislodged {dislodged(s)}",
+                not cutters and not dislodgers,
+                f"cut by {cutters}, dislodged by {dislodgers}",
             )
         if isinstance(c.order, Convoy):
             verify("convoy", s, not dislodged(s), f"dislodged {dislodged(s)}")

@@ -13,9 +13,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from .cases import Case, case_files, read_cases
+from .compare import compare
 from .conformance import run
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .explain import explain, render
+from .explore import explore_case, report_json
 from .notation import parse_given
 from .replay import KINDS
 from .replay import replay as replay_games
@@ -186,6 +188,77 @@ def replay(
         raise typer.Exit(2)
     if report.mismatched:
         raise typer.Exit(1)
+
+
+@app.command()
+def explore(
+    file: Annotated[str, typer.Argument(help="a case file")],
+    case: Annotated[str | None, typer.Option("--case", help="the case to explore")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the cores as JSON")] = False,
+    rules: RulesOption = None,
+) -> None:
+    """Every consistent resolution of each paradox core, and which one each edition picks."""
+    target = _one_case(file, case)
+    try:
+        phases = explore_case(target, rule_book(rules or target.edition))
+    except DipsatError as error:
+        raise fail(f"{file}: {error}") from error
+    if as_json:
+        data = [{"phase": name, **report_json(reports)} for name, reports in phases]
+        print(json.dumps(data[0] if len(data) == 1 else {"phases": data}, indent=2))
+        return
+    out.print(f"[bold]{target.id}[/] {target.title}")
+    for name, reports in phases:
+        out.print(f" {name}: {len(reports)} core(s)")
+        for number, r in enumerate(reports, start=1):
+            out.print(f"  core {number}: {r.kind}, {r.solutions} consistent resolution(s)")
+            for order in r.orders:
+                out.print(f"    {order}")
+            if r.solutions > 1:
+                names = ", ".join(r.labels[r.decisions.index(d)] for d in r.differing)
+                out.print(f"    they differ in: {names}")
+            for index, res in enumerate(r.resolutions):
+                true = [r.labels[i] for i, d in enumerate(r.decisions) if res[d]]
+                out.print(f"    resolution {index}: true: " + ("; ".join(true) or "none"))
+            for edition, choice in r.editions.items():
+                pick = f"resolution {choice.picks}" if choice.picks is not None else "none of them"
+                out.print(f"    {edition}: {pick} ({choice.why})")
+
+
+def _one_case(file: str, case: str | None):
+    try:
+        cases = read_cases(file)
+    except CaseFormatError as error:
+        raise fail(str(error)) from error
+    chosen = [c for c in cases if case is None or c.id == case]
+    if not chosen:
+        raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))
+    if len(chosen) > 1:
+        raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
+    return chosen[0]
+
+
+@app.command("compare-rules")
+def compare_rules(
+    first: Annotated[str, typer.Argument(help="a rule book: edition name or TOML file")],
+    second: Annotated[str, typer.Argument(help="another rule book")],
+    paths: Annotated[list[str], typer.Argument(help="case files or folders")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the differences as JSON")] = False,
+) -> None:
+    """The cases whose outcomes differ between two rule books, with the orders that differ."""
+    try:
+        books = rule_book(first), rule_book(second)
+        differences = compare(_load(paths), *books)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    if as_json:
+        print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
+        return
+    for entry in differences:
+        out.print(f"[bold]{entry['id']}[/]")
+        for d in entry["orders"]:
+            out.print(f"  {d['order']}: {first} {d[first]}, {second} {d[second]}")
+    out.print(f"{len(differences)} case(s) differ between {first} and {second}")
 
 
 def main() -> None:

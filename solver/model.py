@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from topology import UnitType
+
 from .legality import Checked, Status, Turn
 from .orders import Convoy, Move, SupportHold, SupportMove
 from .position import Unit
@@ -272,8 +274,15 @@ class TurnModel:
         s = self.structure
         support = s.supports[p]
         aim = support.dest.province if support.dest is not None else support.target
-        intact = [_negate(self.lit(("dislodged", p)))]
-        for m in s.attackers.get(p, ()):
+        attackers = s.attackers.get(p, ())
+        if any(protected(s, m, p, aim) for m in attackers):
+            # dislodged only by an attacker the clause does not cover
+            intact = [
+                _negate(self.lit(("move", m))) for m in attackers if not protected(s, m, p, aim)
+            ]
+        else:
+            intact = [_negate(self.lit(("dislodged", p)))]
+        for m in attackers:
             if cuts(s, m, p, aim):
                 intact.append(_negate(self.lit(("path", m))))
         self.equivalent(target, intact)
@@ -371,21 +380,30 @@ class TurnModel:
 def cuts(s: Structure, m: str, p: str, aim: str) -> bool:
     """Does an attack by the move from m (when it has a path) cut the support given from p,
     aimed at aim?  Not by the supporter's own power, not from the province it is aimed at,
-    and, for a convoyed army, not where the edition's paradox clause says so (4.A.2)."""
+    and not when the edition's paradox clause protects the support (4.A.2)."""
     if s.unit_at[m].power == s.unit_at[p].power or s.origin[m] == aim:
         return False
+    return not protected(s, m, p, aim)
+
+
+def protected(s: Structure, m: str, p: str, aim: str) -> bool:
+    """Does the edition's paradox clause (4.A.2) keep a convoyed army from m from cutting
+    the support from p, aimed at aim?  Such a support stands even when that army
+    dislodges the supporter (the rulebooks' clause overrides the dislodgement rule)."""
     if m not in s.routes:
-        return True
+        return False
     rule = s.rules.convoy_cut
     support = s.supports[p]
     into = support.dest.province if isinstance(support.order, SupportMove) else None
-    if rule is ConvoyCut.RULE_1971:
-        return into not in s.convoying(m)
-    if rule is ConvoyCut.RULE_1982:
-        return aim not in s.convoying(m)
-    if rule is ConvoyCut.RULE_2000:
-        return into not in s.necessary(m)
-    return True
+    by_fleet = s.unit_at[p].type is UnitType.FLEET
+    if rule is ConvoyCut.RULE_1971:  # a fleet supporting a fleet against one of its convoy
+        fleet_move = s.unit_at[support.target].type is UnitType.FLEET
+        return by_fleet and fleet_move and into in s.convoying(m)
+    if rule is ConvoyCut.RULE_1982:  # a fleet supporting an action in a convoying sea
+        return by_fleet and aim in s.convoys
+    if rule is ConvoyCut.RULE_2000:  # any support against a fleet necessary to its convoy
+        return into in s.necessary(m)
+    return False
 
 
 def _negate(lit: Lit) -> Lit:
