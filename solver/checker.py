@@ -149,9 +149,11 @@ def check_resolution(resolution: Resolution) -> list[str]:
         if not path(p):
             return 0
         opponent = head_to_head(p)
-        if rules.dislodged_prevent is DislodgedPrevent.NEVER:
-            opponent = comes_back(p) or opponent
         if opponent is not None and succeeds(opponent):
+            return 0
+        back = comes_back(p)
+        never = rules.dislodged_prevent is DislodgedPrevent.NEVER
+        if never and back is not None and succeeds(back) and dislodged(p):
             return 0
         return 1 + given_count(supports_of_move(p))
 

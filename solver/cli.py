@@ -257,7 +257,7 @@ def compare_rules(
     for entry in differences:
         out.print(f"[bold]{entry['id']}[/]")
         for d in entry["orders"]:
-            out.print(f"  {d['order']}: {first} {d[first]}, {second} {d[second]}")
+            out.print(f"  {d['order']}: {first} {d['first']}, {second} {d['second']}")
     out.print(f"{len(differences)} case(s) differ between {first} and {second}")
 
 

@@ -44,7 +44,7 @@ def compare(cases: Iterable[Case], first: RuleBook, second: RuleBook) -> list[di
     for case in cases:
         a, b = outcomes(case, first), outcomes(case, second)
         orders = [
-            {"order": key, first.name: a.get(key, "-"), second.name: b.get(key, "-")}
+            {"order": key, "first": a.get(key, "-"), "second": b.get(key, "-")}
             for key in sorted(
                 set(a) | set(b), key=lambda k: (k not in a, list(a).index(k) if k in a else 0)
             )

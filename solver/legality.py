@@ -341,10 +341,14 @@ def analyse(
         for unit, checked in in_force.items():
             if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
                 continue
-            if unit.type is UnitType.ARMY and any(
-                f.power == unit.power or not own_only
-                for f in _convoying_fleets(in_force, unit, checked.dest.province)
-            ):
+            fleets = _convoying_fleets(in_force, unit, checked.dest.province)
+            if unit.type is not UnitType.ARMY or not fleets:
+                continue
+            if own_only and any(f.power == unit.power for f in fleets):
+                in_force[unit] = replace(checked, by_convoy=True)
+            elif not own_only and _swaps(position, in_force, unit, checked):
+                # 1971, as the DATC recommends: the convoy is used when the unit at the
+                # destination moves the opposite way
                 in_force[unit] = replace(checked, by_convoy=True)
 
     # Validity: does each order fit the orders it refers to?
@@ -358,6 +362,17 @@ def analyse(
         if checked is not None:
             judged[checked.index] = checked
     return Turn(position, tuple(judged), tuple(in_force.items()), board, rules)
+
+
+def _swaps(position: Position, in_force, unit: Unit, checked: Checked) -> bool:
+    other = position.unit_in(checked.dest.province)
+    order = in_force.get(other) if other is not None else None
+    return (
+        order is not None
+        and isinstance(order.order, Move)
+        and order.dest is not None
+        and order.dest.province == unit.province
+    )
 
 
 def _invalid_reason(

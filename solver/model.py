@@ -327,10 +327,17 @@ class TurnModel:
         full = 1 + self.supports(m)
         cases = [((_negate(path),), 0)]
         other = s.opposing.get(m)
-        if s.rules.dislodged_prevent is DislodgedPrevent.NEVER:
-            other = s.returning.get(m, other)
-        if other is not None:
-            beaten = self.lit(("move", other))
+        beaten = self.lit(("move", other)) if other is not None else None
+        if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
+            # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
+            both = [self.lit(("move", s.returning[m])), self.lit(("dislodged", m))]
+            terms = [x for x in both if x is not True]
+            if any(x is False for x in terms) or len(terms) < 2:
+                beaten = False if any(x is False for x in terms) else (terms or [True])[0]
+            else:
+                beaten = self.model.new_bool_var(f"dislodged from the front[{s.moves[m].order}]")
+                self.equivalent(beaten, terms)
+        if beaten is not None:
             cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
         else:
             cases.append(((path,), full))
