@@ -46,6 +46,10 @@ def check_resolution(resolution: Resolution) -> list[str]:
     def path(p: str) -> bool:
         return decided("path", p) if moves[p].by_convoy else moves[p].reachable
 
+    def by_sea(p: str) -> bool:
+        """1971: an army that may swap by convoy goes by sea when its convoy works."""
+        return moves[p].fallback and bool(routes_of(p)) and decided("sea", p)
+
     def succeeds(p: str) -> bool:
         return p in moves and decided("move", p)
 
@@ -74,9 +78,11 @@ def check_resolution(resolution: Resolution) -> list[str]:
             and c.dest.province == moves[p].dest.province
         }
 
+    def routes_of(p: str) -> list[tuple[str, ...]]:
+        return list(minimal_routes(board, p, moves[p].dest.province, frozenset(convoyers(p))))
+
     def routes(p: str) -> list[tuple[str, ...]]:
-        found = minimal_routes(board, p, moves[p].dest.province, frozenset(convoyers(p)))
-        return list(found) if moves[p].by_convoy else []
+        return routes_of(p) if moves[p].by_convoy else []
 
     def origin(p: str) -> str:
         """Where the attack comes from: 4.A.4 (Brannan) makes it the last fleet."""
@@ -89,7 +95,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
                 continue
             brannan_pair = origin(p) != p or origin(q) != q
             if brannan_pair or not (moves[p].by_convoy or other.by_convoy):
-                return q
+                return None if by_sea(p) or by_sea(q) else q
         return None
 
     def comes_back(p: str) -> str | None:
@@ -159,7 +165,7 @@ def check_resolution(resolution: Resolution) -> list[str]:
 
     def convoy_chain(p: str) -> bool:
         if rules.multi_route is MultiRoute.ANY_ROUTE:  # 4.A.1 (1971): every fleet on a route
-            fleets_on_routes = {f for r in routes(p) for f in r}
+            fleets_on_routes = {f for r in routes_of(p) for f in r}
             return bool(fleets_on_routes) and all(decided("convoy", f) for f in fleets_on_routes)
         move = moves[p]
         fleets = {
@@ -215,6 +221,8 @@ def check_resolution(resolution: Resolution) -> list[str]:
         verify("move", p, ok, f"attack {a}, {what} {resist}, prevent {sorted(rivals.values())}")
         if moves[p].by_convoy:
             verify("path", p, convoy_chain(p), "chain of available convoys")
+        elif moves[p].fallback and routes_of(p):
+            verify("sea", p, convoy_chain(p), "chain of available convoys")
     for s, c in sorted(active.items()):
         if isinstance(c.order, SupportHold | SupportMove):
             aim = c.dest.province if isinstance(c.order, SupportMove) else c.target

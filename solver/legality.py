@@ -56,6 +56,7 @@ class Checked:
     target: str | None = None  # the supported unit's or convoyed army's province (board key)
     by_convoy: bool = False  # a move that goes by convoy (4.A.3 decided here)
     reachable: bool = True  # False: possible only from the coast the order names (6.B.11)
+    fallback: bool = False  # 1971: by convoy if the convoy is undisrupted, else over land
 
     @property
     def order(self):
@@ -228,7 +229,14 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
             ):
                 return illegal(f"no fleets could convoy to {_name(board, dest)}", unit)
             return Checked(
-                index, given, unit, Status.ACTIVE, dest=settled, by_convoy=needs_convoy or via
+                index,
+                given,
+                unit,
+                Status.ACTIVE,
+                dest=settled,
+                # in 1971 "via convoy" means nothing for an adjacent province
+                by_convoy=needs_convoy
+                or (via and rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET),
             )
         case SupportHold(supported=ref) | SupportMove(supported=ref):
             _, target = find(ref.place)
@@ -348,8 +356,9 @@ def analyse(
                 in_force[unit] = replace(checked, by_convoy=True)
             elif not own_only and _swaps(position, in_force, unit, checked):
                 # 1971, as the DATC recommends: the convoy is used when the unit at the
-                # destination moves the opposite way
-                in_force[unit] = replace(checked, by_convoy=True)
+                # destination moves the opposite way and the convoy is not disrupted;
+                # otherwise the army goes over land (decided in the model)
+                in_force[unit] = replace(checked, fallback=True)
 
     # Validity: does each order fit the orders it refers to?
     for unit, checked in list(in_force.items()):

@@ -49,6 +49,7 @@ class Structure:
     opposing: Mapping[str, str]  # mover -> the mover it meets head to head
     origin: Mapping[str, str]  # mover -> where its attack comes from (4.A.4)
     returning: Mapping[str, str]  # mover -> the mover coming the other way, even by convoy
+    fallback: frozenset[str] = frozenset()  # 1971: by sea if the convoy works, else by land
 
     @property
     def rules(self) -> RuleBook:
@@ -83,16 +84,20 @@ class Structure:
         convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
         routes = {}
         for p, c in moves.items():
-            if c.by_convoy:
+            if c.by_convoy or c.fallback:
                 fleets = frozenset(
                     f
                     for f, cv in convoys.items()
                     if cv.target == p and cv.dest.province == c.dest.province
                 )
                 routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
+        fallback = frozenset(p for p, c in moves.items() if c.fallback and routes.get(p))
+        routes = {p: r for p, r in routes.items() if r or not moves[p].fallback}
         origin = {p: p for p in moves}
         if turn.rules.brannan:  # the attack comes from the last convoying fleet
             for p, found in routes.items():
+                if p in fallback:
+                    continue
                 lasts = {route[-1] for route in found}
                 if len(lasts) == 1:
                     origin[p] = lasts.pop()
@@ -125,6 +130,7 @@ class Structure:
             opposing,
             origin,
             returning,
+            fallback,
         )
 
     def decisions(self) -> list[Decision]:
@@ -132,7 +138,9 @@ class Structure:
         found: list[Decision] = []
         for p in sorted(self.moves):
             found.append(("move", p))
-            if p in self.routes:
+            if p in self.fallback:
+                found.append(("sea", p))
+            elif p in self.routes:
                 found.append(("path", p))
         found += [("support", p) for p in sorted(self.supports)]
         found += [("convoy", p) for p in sorted(self.convoys)]
@@ -167,7 +175,9 @@ class TurnModel:
         if decision in self.fixed:
             return self.fixed[decision]
         kind, province = decision
-        if kind == "path" and province not in self.structure.routes:
+        if kind == "path" and (
+            province not in self.structure.routes or province in self.structure.fallback
+        ):
             # a move over land has its path, unless the fleet stands on the wrong coast
             return self.structure.moves[province].reachable
         if kind == "dislodged" and not self.structure.attackers.get(province):
@@ -235,6 +245,31 @@ class TurnModel:
         kind, province = decision
         getattr(self, f"_define_{kind}")(province, target)
         self._current = None
+
+    def _define_sea(self, p: str, target: Lit) -> None:
+        """SEA (1971 fallback): the convoy works, so the army goes by sea, else over land."""
+        self._define_path(p, target)
+
+    def h2h(self, m: str) -> Lit:
+        """Is the move in a head-to-head battle with its opposing move?  Always, unless one
+        of the two goes by sea when its convoy works (1971)."""
+        s = self.structure
+        pair = sorted(x for x in (m, s.opposing.get(m)) if x in s.fallback)
+        over_land = [_negate(self.lit(("sea", x))) for x in pair]
+        if len(over_land) < 2:
+            return over_land[0] if over_land else True
+        return self.both(*over_land, f"head to head[{'-'.join(pair)}]")
+
+    def both(self, a: Lit, b: Lit, name: str) -> Lit:
+        """A literal equal to a AND b."""
+        terms = [x for x in (a, b) if x is not True]
+        if any(x is False for x in terms):
+            return False
+        if len(terms) < 2:
+            return terms[0] if terms else True
+        var = self.model.new_bool_var(name)
+        self.equivalent(var, terms)
+        return var
 
     def _define_path(self, p: str, target: Lit) -> None:
         """PATH: some route whose convoys are all available (4.A.1, 1971: all of them)."""
@@ -310,13 +345,16 @@ class TurnModel:
             stay = 0
         else:
             stay = 1 + self.supports(m, excluding_power=defender.power)
-        if q not in s.moves or s.opposing.get(m) == q:
+        if q not in s.moves:
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
         away = self.lit(("move", q))
+        h2h = self.h2h(m) if s.opposing.get(m) == q else False
+        # the defender leaving counts only when it is not a head-to-head battle
+        leaves = self.both(away, _negate(h2h), f"leaves[{s.moves[q].order}]")
         return self.switch(
             name,
             upper,
-            [((_negate(path),), 0), ((path, away), full), ((path, _negate(away)), stay)],
+            [((_negate(path),), 0), ((path, leaves), full), ((path, _negate(leaves)), stay)],
         )
 
     def prevent(self, m: str):
@@ -327,16 +365,18 @@ class TurnModel:
         full = 1 + self.supports(m)
         cases = [((_negate(path),), 0)]
         other = s.opposing.get(m)
-        beaten = self.lit(("move", other)) if other is not None else None
+        beaten = None
+        if other is not None:  # lost a head-to-head battle
+            beaten = self.both(
+                self.h2h(m), self.lit(("move", other)), f"beaten[{s.moves[m].order}]"
+            )
         if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
-            both = [self.lit(("move", s.returning[m])), self.lit(("dislodged", m))]
-            terms = [x for x in both if x is not True]
-            if any(x is False for x in terms) or len(terms) < 2:
-                beaten = False if any(x is False for x in terms) else (terms or [True])[0]
-            else:
-                beaten = self.model.new_bool_var(f"dislodged from the front[{s.moves[m].order}]")
-                self.equivalent(beaten, terms)
+            beaten = self.both(
+                self.lit(("move", s.returning[m])),
+                self.lit(("dislodged", m)),
+                f"dislodged from the front[{s.moves[m].order}]",
+            )
         if beaten is not None:
             cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
         else:
@@ -368,15 +408,34 @@ class TurnModel:
         q = move.dest.province
         attack = self.attack(m)
         conditions = []
-        if m in s.opposing:
-            resist = 1 + self.supports(s.opposing[m])
-            against = f"defend[{s.moves[s.opposing[m]].order}]"
-            conditions.append(self.beats(attack, resist, f"beats[{move.order} vs {against}]"))
-        if s.opposing.get(m, q) != q:  # 4.A.4: the opponent came by convoy; a unit holds here
-            conditions.append(self.beats(attack, self.hold(q), f"beats[{move.order} vs hold]"))
-        if m not in s.opposing:
+        h2h = self.h2h(m) if m in s.opposing else False
+        over_hold = None
+        if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
             against = f"hold[{s.unit_at.get(q, q)}]"
-            conditions.append(self.beats(attack, self.hold(q), f"beats[{move.order} vs {against}]"))
+            over_hold = self.beats(attack, self.hold(q), f"beats[{move.order} vs {against}]")
+        if h2h is False:
+            conditions.append(over_hold)
+        else:
+            opponent = s.moves[s.opposing[m]].order
+            over_defend = self.beats(
+                attack,
+                1 + self.supports(s.opposing[m]),
+                f"beats[{move.order} vs defend[{opponent}]]",
+            )
+            if h2h is True:
+                conditions.append(over_defend)
+                if over_hold is not None:
+                    conditions.append(over_hold)
+            else:  # 1971: head to head only if the army goes over land
+                conditions.append(
+                    self.any_of(
+                        [
+                            self.both(h2h, over_defend, f"wins head to head[{move.order}]"),
+                            self.both(_negate(h2h), over_hold, f"wins over the hold[{move.order}]"),
+                        ],
+                        f"beats resistance[{move.order}]",
+                    )
+                )
         for rival in s.attackers[q]:
             if rival != m:
                 name = f"beats[{move.order} vs prevent[{s.moves[rival].order}]]"
@@ -397,7 +456,7 @@ def protected(s: Structure, m: str, p: str, aim: str) -> bool:
     """Does the edition's paradox clause (4.A.2) keep a convoyed army from m from cutting
     the support from p, aimed at aim?  Such a support stands even when that army
     dislodges the supporter (the rulebooks' clause overrides the dislodgement rule)."""
-    if m not in s.routes:
+    if m not in s.routes or m in s.fallback:
         return False
     rule = s.rules.convoy_cut
     support = s.supports[p]

@@ -55,7 +55,7 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     s = structure
 
     def value(kind: str, province: str) -> bool:
-        if kind == "path" and province not in s.routes:
+        if kind == "path" and (province not in s.routes or province in s.fallback):
             return s.moves[province].reachable
         return values.get((kind, province), False)
 
@@ -92,14 +92,16 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
         if q in occupied:
             continue
         for m in movers:
-            beaten = m in s.opposing and value("move", s.opposing[m])
+            sea = any(value("sea", x) for x in (m, s.opposing.get(m)) if x in s.fallback)
+            beaten = m in s.opposing and value("move", s.opposing[m]) and not sea
             if value("path", m) and not beaten and not value("move", m):
                 standoffs.add(q)
 
     standing = Position(turn.position.phase, tuple(after_units), (), (), frozenset(standoffs))
     retreating = []
     for p, m in sorted(dislodger.items()):
-        entry = DislodgedUnit(s.unit_at[p], m, s.moves[m].by_convoy)
+        by_sea = s.moves[m].by_convoy or (m in s.fallback and value("sea", m))
+        entry = DislodgedUnit(s.unit_at[p], m, by_sea)
         options = retreat_options(standing, entry, board, turn.rules)
         # A retreat stays on its own board (in a multiverse, codes end in '@timeline:turn').
         board_of = p.partition("@")[2]
