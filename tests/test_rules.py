@@ -1,0 +1,92 @@
+"""Rule books: every edition passes its cases, the explorer classifies the paradoxes, and
+compare-rules finds the cases each chapter-4 policy changes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA, ROOT, all_cases, table
+
+from solver.compare import compare
+from solver.conformance import run_case
+from solver.errors import DipsatError
+from solver.explore import explore
+from solver.rules import EDITIONS, rule_book
+
+DATC = [c for c in all_cases() if c.id.startswith("6.")]
+BY_ID = {c.id: c for c in DATC}
+
+
+@pytest.mark.parametrize("edition", [e for e in EDITIONS if e != "2025"])
+def test_every_datc_case_passes_under_every_edition(edition):
+    failures = [f for case in DATC for f in run_case(case, EDITIONS[edition]).failures]
+    assert not failures, "\n".join(
+        f"{f.case}: {f.order}: {f.expected} / {f.got}" for f in failures[:20]
+    )
+
+
+@pytest.mark.parametrize(("case_id", "counts"), table("paradoxes.txt"))
+def test_explorer_counts_the_resolutions_of_each_core(case_id, counts):
+    case = BY_ID[case_id]
+    reports = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
+    expected = [] if counts == "none" else sorted(int(n) for n in counts.split())
+    assert sorted(r.solutions for r in reports) == expected
+
+
+def test_explorer_says_which_resolution_each_edition_picks():
+    case = BY_ID["6.F.14"]
+    (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
+    convoy = next(d for d in core.decisions if d[0] == "convoy")
+    picked = core.resolutions[core.editions["2025"].picks]
+    assert picked[convoy] is False  # Szykman: the convoy fails
+    assert core.editions["2025"].rule == "szykman"
+    assert core.kind == "convoy paradox"
+    assert convoy in core.differing
+    case = BY_ID["6.F.18"]
+    (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
+    assert core.editions["2000"].rule == "unresolved"
+    assert core.editions["2000"].picks is None
+
+
+@pytest.mark.parametrize(("book", "cases"), table("compare_rules.txt"))
+def test_compare_rules_finds_the_cases_a_policy_changes(book, cases):
+    changed = compare(DATC, EDITIONS["2025"], rule_book(str(DATA / "rulebooks" / book)))
+    assert [d["id"] for d in changed] == cases.split()
+
+
+def test_a_rule_book_file_names_unknown_policies(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "2025"\n[policies]\nconvoy_parrot = "szykman"\n')
+    with pytest.raises(DipsatError, match="unknown policy 'convoy_parrot'; known: brannan"):
+        rule_book(str(bad))
+    bad.write_text('base = "1999"\n')
+    with pytest.raises(DipsatError, match="base '1999' is no edition; known: 1971"):
+        rule_book(str(bad))
+    bad.write_text('[policies]\nconvoy_paradox = "maybe"\n')
+    with pytest.raises(DipsatError, match="expected one of szykman, all-hold, dptg, none"):
+        rule_book(str(bad))
+    with pytest.raises(DipsatError, match="unknown rule book 'nonsense'; known: 1971"):
+        rule_book("nonsense")
+
+
+def test_explore_and_compare_rules_from_the_command_line():
+    def dipsat(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "solver", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    result = dipsat("explore", "cases/datc/6F.cases", "--case", "6.F.27", "--json")
+    cores = json.loads(result.stdout)["cores"]
+    assert [c["solutions"] for c in cores] == [0, 2]
+    assert {c["kind"] for c in cores} == {"convoy paradox"}
+    assert set(cores[1]["editions"]) == set(EDITIONS)
+    result = dipsat("compare-rules", "2025", "1971", "cases/datc/6J.cases", "--json")
+    ids = [c["id"] for c in json.loads(result.stdout)["cases"]]
+    assert ids == ["6.J.3", "6.J.6", "6.J.11", "6.J.12"]
