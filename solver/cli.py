@@ -261,5 +261,66 @@ def compare_rules(
     out.print(f"{len(differences)} case(s) differ between {first} and {second}")
 
 
+@app.command()
+def crosscheck(
+    against: Annotated[str, typer.Option(help="mila, pydip, or a command speaking the protocol")],
+    turns: Annotated[int, typer.Option(help="random turns to generate")] = 1000,
+    seed: Annotated[int, typer.Option(help="seed of the random turns")] = 1,
+    workers: Annotated[int, typer.Option(help="local processes")] = 1,
+    dask: Annotated[str | None, typer.Option(help="a Dask scheduler address, or 'local'")] = None,
+    source: Annotated[
+        list[str] | None,
+        typer.Option("--from", help="case files or game files to check instead of random turns"),
+    ] = None,
+    out: Annotated[str | None, typer.Option(help="folder for the minimal cases")] = None,
+    timeout: Annotated[float, typer.Option(help="seconds per request")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Run another adjudicator side by side with dipsat and shrink each disagreement."""
+    from rich.progress import Progress
+
+    from .crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
+
+    try:
+        with Progress(console=err, disable=as_json) as bar:
+            if source:
+                chosen = recorded_turns(source)
+                task = bar.add_task(f"against {against}", total=len(chosen))
+                summary = check_turns(against, chosen, timeout)
+                bar.update(task, completed=len(chosen))
+            else:
+                task = bar.add_task(f"against {against}", total=turns)
+                summary = campaign(
+                    against,
+                    turns,
+                    seed,
+                    workers,
+                    dask,
+                    timeout,
+                    progress=lambda n: bar.advance(task, n),
+                )
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    written = write_cases(summary, Path(out)) if out else []
+    if as_json:
+        print(json.dumps({**summary.as_json(), "written": [str(p) for p in written]}, indent=2))
+        return
+    table = Table(title=f"dipsat against {against}")
+    table.add_column("disagreement")
+    table.add_column("turns", justify="right")
+    for label, count in sorted(summary.classes.items()):
+        table.add_row(label, str(count))
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(table)
+    console.print(
+        f"{summary.turns} turns: {summary.agreed} agree, "
+        f"{sum(summary.classes.values())} disagree, {summary.skipped} skipped"
+    )
+    for path in written:
+        console.print(f"wrote {path}")
+    for line in summary.errors[:5]:
+        console.print(f"[dim]{line}[/]", markup=True)
+
+
 def main() -> None:
     app()

@@ -1,0 +1,1 @@
+"""Adapters that put other Python adjudicators behind the cross-check protocol."""

@@ -1,0 +1,1 @@
+"""Cross-checking another adjudicator: protocol, engines, positions, comparison, shrinking."""

@@ -1,0 +1,111 @@
+"""The cross-check harness: protocol, external programs that misbehave, the generator,
+comparison, shrinking to a case file, and a campaign through Dask."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from conftest import DATA
+
+from solver.cases import read_cases
+from solver.conformance import run_case
+from solver.crosscheck.campaign import campaign, check_turns, write_cases
+from solver.crosscheck.compare import classify, differences
+from solver.crosscheck.engines import DipsatEngine, ExternalEngine
+from solver.crosscheck.generate import random_turn, random_turns
+from solver.crosscheck.protocol import ProtocolError, read_reply, read_request, request
+from solver.legality import Status, analyse
+from solver.notation import parse_given
+from solver.position import SPRING_1901, Position, Unit
+from topology import Location, UnitType
+
+SELF = f"{sys.executable} -m solver.adapters.dipsat"
+BUGGY = f"{sys.executable} {DATA / 'buggy_adapter.py'}"
+
+
+def test_a_request_reads_back_as_the_same_turn():
+    position, orders = random_turn("round-trip")
+    again, orders_again = read_request(json.loads(json.dumps(request("r1", position, orders))))
+    assert again == position
+    assert sorted(map(str, orders_again)) == sorted(map(str, orders))
+
+
+def test_the_generator_is_reproducible_and_legal():
+    first, second = random_turn("s5-17"), random_turn("s5-17")
+    assert first == second
+    for _, position, orders in random_turns(3, 0, 40):
+        turn = analyse(position, orders)
+        assert all(c.status is not Status.ILLEGAL for c in turn.checked), position
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "expected a JSON object on one line"),
+        ('{"id": "other"}', "expected id 'r1'"),
+        ('{"id": "r1", "results": {"PAR": "yes"}, "units": {}}', "expected 'results'"),
+        ('{"id": "r1", "results": {}, "units": {"FRANCE": ["X PAR"]}}', "expected 'units'"),
+    ],
+)
+def test_malformed_replies_are_rejected(line, message):
+    with pytest.raises(ProtocolError, match=message):
+        read_reply(line, "r1")
+
+
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        (f"{sys.executable} -c 'import sys; sys.exit(3)'", "exited (3)"),
+        (f"{sys.executable} -c 'import time; time.sleep(30)'", "no reply within"),
+        (f"{sys.executable} -c 'input(); print(\"garbage\", flush=True)'", "malformed reply"),
+    ],
+)
+def test_a_misbehaving_program_gives_an_error_and_the_run_goes_on(command, error):
+    program = ExternalEngine(command, timeout=1.0)
+    position, orders = random_turn("x")
+    for name in ("a", "b"):  # it is started again for the next request
+        reply = program.adjudicate(name, position, orders)
+        assert error in reply["error"]
+    program.close()
+
+
+def test_dipsat_agrees_with_itself_through_the_protocol():
+    summary = check_turns(SELF, random_turns(2, 0, 30))
+    assert (summary.turns, summary.agreed, summary.skipped) == (30, 30, 0)
+
+
+def test_a_wrong_adjudicator_is_caught_classified_and_shrunk(tmp_path):
+    summary = check_turns(BUGGY, random_turns(4, 0, 40))
+    assert summary.agreed < summary.turns
+    assert all(label.startswith("support") for label in summary.classes)
+    (path, *_) = write_cases(summary, tmp_path)
+    (case,) = read_cases(path)
+    assert len(case.movement.orders) <= 4  # shrunk to the support and what cuts it
+    assert run_case(case).passed  # the case holds dipsat's own resolution
+
+
+def test_differences_name_the_first_differing_decision():
+    units = (
+        Unit(Location("bud"), UnitType.ARMY, "Austria"),
+        Unit(Location("ser"), UnitType.ARMY, "Austria"),
+        Unit(Location("rum"), UnitType.ARMY, "Russia"),
+    )
+    position = Position(SPRING_1901, units)
+    orders = [
+        parse_given("Austria: A Budapest - Rumania"),
+        parse_given("Austria: A Serbia Supports A Budapest - Rumania"),
+        parse_given("Russia: A Rumania - Budapest"),
+    ]
+    ours = DipsatEngine().adjudicate("h", position, orders)
+    theirs = json.loads(json.dumps(ours))
+    theirs["results"]["BUD"] = False
+    found = differences(ours, theirs)
+    assert found == {"result BUD": (True, False)}
+    assert classify(position, orders, found) == "move: head-to-head"
+
+
+def test_a_campaign_runs_on_a_dask_cluster():
+    summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
+    assert (summary.turns, summary.agreed) == (24, 24)
