@@ -23,8 +23,13 @@ class SolverConfig:
         params.random_seed = self.random_seed
         params.max_time_in_seconds = self.max_time_in_seconds
         params.enumerate_all_solutions = enumerate_all
-        if enumerate_all:
-            params.cp_model_presolve = False  # presolve may merge distinct solutions
+        # Turn-shaped models are decided by propagation: skip what costs more than it saves
+        # (and presolve could merge distinct solutions when enumerating).
+        params.cp_model_presolve = False
+        params.symmetry_level = 0
+        params.linearization_level = 0
+        params.use_sat_inprocessing = False
+        params.cp_model_probing_level = 0
         return solver
 
 
