@@ -46,6 +46,7 @@ def test_cycles_with_one_resolution_are_not_paradoxes(case_id):
 def test_model_variables_are_named_after_orders():
     case = CASES["6.A.11"]
     structure = Structure.of(analyse(case.position, [o.given for o in case.movement.orders]))
-    names = {v.name for v in build(structure).model.model_proto.variables}
+    turn_model = build(structure)  # keep the model alive while its proto is read
+    names = {v.name for v in turn_model.model.model_proto.variables}
     assert "move[A Vienna - Tyrolia]" in names
     assert "move[A Venice - Tyrolia]" in names
