@@ -109,3 +109,15 @@ def test_differences_name_the_first_differing_decision():
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)
+
+
+def test_requests_and_replies_follow_the_published_schema():
+    import jsonschema
+
+    schema = json.loads((DATA.parent.parent / "docs" / "crosscheck.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for name, position, orders in random_turns(6, 0, 10):
+        validator.validate(request(name, position, orders))
+        validator.validate(DipsatEngine().adjudicate(name, position, orders))
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"id": "x", "results": {"PARIS": True}, "units": {}})
