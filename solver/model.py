@@ -37,6 +37,8 @@ class CpModel(cp_model.CpModel):
 
     def _add_pre_pep8_methods(self) -> None:
         pass
+
+
 Lit = cp_model.IntVar | bool
 
 

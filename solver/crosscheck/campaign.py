@@ -69,7 +69,7 @@ def check_turns(
                 if len(summary.errors) < 20:
                     summary.errors.append(f"{name}: {other['error']}")
                 continue
-            found = differences(mine, other)
+            found = differences(mine, other, _convoys(orders))
             if not found:
                 summary.agreed += 1
                 continue
@@ -91,7 +91,7 @@ def _minimal(name, label, position, orders, theirs, ours) -> str:
         other = theirs.adjudicate(name, pos, given)
         if "error" in other:
             return False
-        found = differences(mine, other)
+        found = differences(mine, other, _convoys(given))
         return bool(found) and classify(pos, given, found) == label
 
     small, small_orders = shrink(position, orders, disagrees)
@@ -99,6 +99,14 @@ def _minimal(name, label, position, orders, theirs, ours) -> str:
         ours.adjudicate(name, small, small_orders), theirs.adjudicate(name, small, small_orders)
     )
     return case_text(f"X.{name}", label, small, small_orders, theirs.name, found)
+
+
+def _convoys(orders: list[Given]) -> frozenset[str]:
+    from ..orders import Convoy
+
+    return frozenset(
+        g.order.unit.place.province.upper() for g in orders if isinstance(g.order, Convoy)
+    )
 
 
 def _chunk(args: tuple) -> Summary:

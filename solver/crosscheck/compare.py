@@ -7,17 +7,26 @@ from collections.abc import Sequence
 import networkx as nx
 
 from ..fallback import dependency_graph
-from ..legality import analyse
+from ..legality import Status, analyse
 from ..model import Decision, Structure, build
 from ..orders import Convoy, Given, Move, SupportHold, SupportMove
 from ..position import Position
 from ..rules import DATC_2025, RuleBook
 
 
-def differences(ours: dict, theirs: dict) -> dict[str, tuple]:
-    """Per aspect, what differs: results by place, dislodged units, retreat options, units."""
+def differences(
+    ours: dict, theirs: dict, convoys: frozenset[str] = frozenset()
+) -> dict[str, tuple]:
+    """Per aspect, what differs: results by place, dislodged units, retreat options, units.
+
+    The results of the convoying fleets in `convoys` are left out: engines do not agree on
+    what to call a convoy (DATC: available unless the fleet is dislodged or a paradox rule
+    fails it; MILA: void when the army does not use it), and whether it worked shows in the
+    army's move and the fleet's dislodgement."""
     found: dict[str, tuple] = {}
     for place in sorted(set(ours["results"]) | set(theirs["results"])):
+        if place in convoys:
+            continue
         a, b = ours["results"].get(place), theirs["results"].get(place)
         if a != b:
             found[f"result {place}"] = (a, b)
@@ -46,8 +55,26 @@ def classify(
     structure = Structure.of(turn)
     graph = dependency_graph(build(structure))
     differing: list[Decision] = []
+    touched = set()
+    for key, (a, b) in found.items():
+        where = key.partition(" ")[2]
+        if where:
+            touched.add(where.split()[-1].split("/")[0].lower())
+        else:  # units that differ
+            touched |= {u.split()[1].split("/")[0].lower() for u in (*a, *b)}
+    # An order dipsat finds invalid or illegal, about a province in question, is the root.
+    for unit, checked in turn.orders:
+        if checked is None or checked.status is Status.ACTIVE:
+            continue
+        dest = checked.dest.province if checked.dest is not None else None
+        if unit.province in touched or dest in touched:
+            kind = type(checked.order).__name__
+            name = "move" if kind == "Move" else "support" if "Support" in kind else "convoy"
+            return f"{name}: {checked.status.value} for dipsat ({_why(checked)})"
     for key in found:
         what, _, where = key.partition(" ")
+        if not where:  # the units afterwards: follows from the decisions
+            continue
         province = where.split()[-1].split("/")[0].lower()
         checked = structure.order_of.get(province)
         if what == "result" and checked is not None:
@@ -72,6 +99,25 @@ def classify(
         ),
     )
     return f"{first[0]}: {_feature(structure, first)}"
+
+
+def _why(checked) -> str:
+    """The reason an order is invalid or illegal, in a few words, with the DATC case."""
+    reason = checked.reason
+    if "no convoy was ordered" in reason:
+        via = getattr(checked.order, "via_convoy", False)
+        return (
+            "via convoy, but no convoy is ordered: 6.G.8"
+            if via
+            else "needs a convoy nobody ordered: 6.D.8"
+        )
+    if "is not ordered to move" in reason:
+        return "supports or convoys a move not ordered: 6.D.9, 6.D.27"
+    if "is ordered to move" in reason:
+        return "hold support for a moving unit: 6.D.7"
+    if "already has an order" in reason:
+        return "a second order for the unit: 4.D.3"
+    return reason
 
 
 def _feature(s: Structure, decision: Decision) -> str:
@@ -99,6 +145,9 @@ def _feature(s: Structure, decision: Decision) -> str:
         cutters = [m for m in s.attackers.get(p, ()) if m in s.routes]
         if cutters:
             return "attacked by a convoyed army"
+        supported = s.order_of.get(s.supports[p].target)
+        if supported is not None and supported.status is Status.INVALID:
+            return "supports a move that is invalid"
         target = s.supports[p].dest
         if (
             target is not None
