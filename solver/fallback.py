@@ -49,15 +49,16 @@ class Settlement:
 
 
 def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
-    graph = nx.DiGraph()
-    for decision, reads in turn_model.depends.items():
-        graph.add_node(decision)
-        graph.add_edges_from((decision, r) for r in reads if r in turn_model.depends)
-    return graph
+    """Each decision with an edge to every decision its equation reads."""
+    depends = turn_model.depends
+    return nx.DiGraph({d: [r for r in reads if r in depends] for d, reads in depends.items()})
 
 
 def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
-    condensed = nx.condensation(graph)
+    components = list(nx.strongly_connected_components(graph))
+    if all(len(c) == 1 and not graph.has_edge(*(next(iter(c)),) * 2) for c in components):
+        return []  # acyclic: exactly one solution, nothing to settle core by core
+    condensed = nx.condensation(graph, components)
     order = list(
         reversed(
             list(
@@ -91,53 +92,61 @@ def settle(
     fixed: dict[Decision, bool] = dict(history)
     forced: dict[Decision, bool] = {}
     cores: list[Core] = []
-    while True:
-        full = build(structure, fixed)
-        graph = dependency_graph(full)
-        pending = [c for c in _cores_upstream_first(graph) if not set(c) <= fixed.keys()]
-        if not pending:
-            values = solve_one(full, config)
-            if values is None:  # cannot happen: an acyclic system always has a solution
-                raise AssertionError("acyclic turn model without a solution")
-            values.update(fixed)
-            return Settlement(values, tuple(cores), forced, history)
-        core = pending[0]
-        scope = set(core) | nx.descendants(graph, core[0])
-        scope -= fixed.keys()
+    full = build(structure, fixed)
+    graph = dependency_graph(full)
+    pending = _cores_upstream_first(graph)
+    while pending:
+        core = tuple(d for d in pending.pop(0) if d not in fixed)
+        if not core:
+            continue
+        scope = (set(core) | nx.descendants(graph, core[0])) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), limit=2, config=config)
         labels = tuple(structure.label(d) for d in core)
         if len(found) == 1:
             fixed.update({d: found[0][d] for d in core})
             cores.append(Core(core, 1, "unique", labels))
             continue
-        convoys = [d for d in core if d[0] == "convoy"]
-        policy = structure.rules.convoy_paradox
-        if convoys and policy is ConvoyParadox.DPTG:
-            many = solutions(build(structure, fixed, sorted(scope)), limit=64, config=config)
-            disrupting = [s for s in many if not any(s[c] for c in convoys)]
-            if len(disrupting) == 1:  # the resolution in which all its convoys fail
-                fixed.update({d: disrupting[0][d] for d in core})
-                cores.append(Core(core, len(found), "dptg", labels))
-                continue
-            rule = {d: False for d in core if d[0] == "move"}
-            cores.append(Core(core, len(found), "all hold", labels))
-        elif convoys and policy is ConvoyParadox.SZYKMAN:
-            rule = {d: False for d in convoys}
-            cores.append(Core(core, len(found), "szykman", labels))
-        elif convoys:
-            # all hold, or no answer: the moves of the paradox fail; with no answer the
-            # orders of the core are reported as unresolved
-            rule = {d: False for d in core if d[0] == "move"}
-            name = "all hold" if policy is ConvoyParadox.ALL_HOLD else "unresolved"
-            cores.append(Core(core, len(found), name, labels))
-        else:
-            moves = [d for d in core if d[0] == "move"]
-            rule = {d: True for d in moves}
-            trial = build(structure, {**fixed, **rule}, sorted(scope - rule.keys()))
-            if solutions(trial, limit=1, config=config):
-                cores.append(Core(core, len(found), "circular movement", labels))
-            else:
-                rule = {d: False for d in core if d[0] in ("move", "support")}
-                cores.append(Core(core, len(found), "all fail", labels))
+        rule, name = _backup(structure, core, scope, fixed, len(found), config)
+        cores.append(Core(core, len(found), name, labels))
         fixed.update(rule)
-        forced.update(rule)
+        if name != "dptg":  # the DPTG picks a consistent resolution; the others overrule
+            forced.update(rule)
+        # What is left of the core may still hold cycles of its own: examine them first.
+        rest = [d for d in core if d not in fixed]
+        pending = _cores_upstream_first(graph.subgraph(rest)) + pending
+    if not forced:  # every equation holds: pin the settled cores in the first model
+        for decision, value in fixed.items():
+            if decision in full.lits:
+                full.model.add_bool_and([full.lits[decision] if value else ~full.lits[decision]])
+    else:
+        full = build(structure, fixed)
+    values = solve_one(full, config)
+    if values is None:  # cannot happen: what is left is acyclic, so it has a solution
+        raise AssertionError("acyclic turn model without a solution")
+    values.update(fixed)
+    return Settlement(values, tuple(cores), forced, history)
+
+
+def _backup(structure: Structure, core, scope, fixed, count: int, config):
+    """The backup rule for a core without exactly one resolution: the values it sets, and
+    its name."""
+    convoys = [d for d in core if d[0] == "convoy"]
+    policy = structure.rules.convoy_paradox
+    if convoys and policy is ConvoyParadox.DPTG:
+        many = solutions(build(structure, fixed, sorted(scope)), limit=64, config=config)
+        disrupting = [s for s in many if not any(s[c] for c in convoys)]
+        if len(disrupting) == 1:  # the resolution in which all its convoys fail
+            return {d: disrupting[0][d] for d in core}, "dptg"
+        return {d: False for d in core if d[0] == "move"}, "all hold"
+    if convoys and policy is ConvoyParadox.SZYKMAN:
+        return {d: False for d in convoys}, "szykman"
+    if convoys:
+        # all hold, or no answer: the moves of the paradox fail; with no answer the orders
+        # of the core are reported as unresolved
+        name = "all hold" if policy is ConvoyParadox.ALL_HOLD else "unresolved"
+        return {d: False for d in core if d[0] == "move"}, name
+    rule = {d: True for d in core if d[0] == "move"}
+    trial = build(structure, {**fixed, **rule}, sorted(scope - rule.keys()))
+    if solutions(trial, limit=1, config=config):
+        return rule, "circular movement"
+    return {d: False for d in core if d[0] in ("move", "support")}, "all fail"

@@ -60,6 +60,7 @@ class Structure:
     origin: Mapping[str, str]  # mover -> where its attack comes from (4.A.4)
     returning: Mapping[str, str]  # mover -> the mover coming the other way, even by convoy
     fallback: frozenset[str] = frozenset()  # 1971: by sea if the convoy works, else by land
+    text: Mapping[str, str] = field(default_factory=dict)  # province -> its order, as text
 
     @property
     def rules(self) -> RuleBook:
@@ -141,6 +142,7 @@ class Structure:
             origin,
             returning,
             fallback,
+            {p: str(c.order) if c is not None else str(unit_at[p]) for p, c in order_of.items()},
         )
 
     def decisions(self) -> list[Decision]:
@@ -162,8 +164,7 @@ class Structure:
         kind, province = decision
         if kind == "dislodged":
             return f"dislodged[{self.unit_at[province]}]"
-        checked = self.order_of[province]
-        return f"{kind}[{checked.order}]"
+        return f"{kind}[{self.text[province]}]"
 
 
 @dataclass
@@ -346,7 +347,7 @@ class TurnModel:
         q = s.moves[m].dest.province
         path = self.lit(("path", m))
         upper = 1 + len(s.move_supports.get(m, ()))
-        name = f"attack[{s.moves[m].order}]"
+        name = f"attack[{s.text[m]}]"
         full = 1 + self.supports(m)
         defender = s.unit_at.get(q)
         if defender is None:
@@ -360,7 +361,7 @@ class TurnModel:
         away = self.lit(("move", q))
         h2h = self.h2h(m) if s.opposing.get(m) == q else False
         # the defender leaving counts only when it is not a head-to-head battle
-        leaves = self.both(away, _negate(h2h), f"leaves[{s.moves[q].order}]")
+        leaves = self.both(away, _negate(h2h), f"leaves[{s.text[q]}]")
         return self.switch(
             name,
             upper,
@@ -378,20 +379,20 @@ class TurnModel:
         beaten = None
         if other is not None:  # lost a head-to-head battle
             beaten = self.both(
-                self.h2h(m), self.lit(("move", other)), f"beaten[{s.moves[m].order}]"
+                self.h2h(m), self.lit(("move", other)), f"beaten[{s.text[m]}]"
             )
         if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
             beaten = self.both(
                 self.lit(("move", s.returning[m])),
                 self.lit(("dislodged", m)),
-                f"dislodged from the front[{s.moves[m].order}]",
+                f"dislodged from the front[{s.text[m]}]",
             )
         if beaten is not None:
             cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
         else:
             cases.append(((path,), full))
-        return self.switch(f"prevent[{s.moves[m].order}]", upper, cases)
+        return self.switch(f"prevent[{s.text[m]}]", upper, cases)
 
     def hold(self, q: str):
         """HOLD strength of a province."""
@@ -422,15 +423,15 @@ class TurnModel:
         over_hold = None
         if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
             against = f"hold[{s.unit_at.get(q, q)}]"
-            over_hold = self.beats(attack, self.hold(q), f"beats[{move.order} vs {against}]")
+            over_hold = self.beats(attack, self.hold(q), f"beats[{s.text[m]} vs {against}]")
         if h2h is False:
             conditions.append(over_hold)
         else:
-            opponent = s.moves[s.opposing[m]].order
+            opponent = s.text[s.opposing[m]]
             over_defend = self.beats(
                 attack,
                 1 + self.supports(s.opposing[m]),
-                f"beats[{move.order} vs defend[{opponent}]]",
+                f"beats[{s.text[m]} vs defend[{opponent}]]",
             )
             if h2h is True:
                 conditions.append(over_defend)
@@ -440,15 +441,15 @@ class TurnModel:
                 conditions.append(
                     self.any_of(
                         [
-                            self.both(h2h, over_defend, f"wins head to head[{move.order}]"),
-                            self.both(_negate(h2h), over_hold, f"wins over the hold[{move.order}]"),
+                            self.both(h2h, over_defend, f"wins head to head[{s.text[m]}]"),
+                            self.both(_negate(h2h), over_hold, f"wins over the hold[{s.text[m]}]"),
                         ],
-                        f"beats resistance[{move.order}]",
+                        f"beats resistance[{s.text[m]}]",
                     )
                 )
         for rival in s.attackers[q]:
             if rival != m:
-                name = f"beats[{move.order} vs prevent[{s.moves[rival].order}]]"
+                name = f"beats[{s.text[m]} vs prevent[{s.text[rival]}]]"
                 conditions.append(self.beats(attack, self.prevent(rival), name))
         self.equivalent(target, conditions)
 
