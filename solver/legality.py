@@ -95,10 +95,14 @@ def _name(board: Board, key: str) -> str:
 
 
 def _fleets(position: Position, board: Board) -> frozenset[str]:
-    return frozenset(
-        u.province
-        for u in position.units
-        if u.type is UnitType.FLEET and board.province(u.province).kind is Kind.SEA
+    """The provinces of the fleets at sea: the fleets that could convoy."""
+    return position.derived(
+        ("fleets at sea", id(board)),
+        lambda: frozenset(
+            u.province
+            for u in position.units
+            if u.type is UnitType.FLEET and board.province(u.province).kind is Kind.SEA
+        ),
     )
 
 
@@ -299,17 +303,17 @@ def _matches_move(checked: Checked | None, province: str, coast: str | None = No
     return coast is None or checked.dest.coast in (None, coast)
 
 
-def _convoying_fleets(orders: dict[Unit, Checked | None], army: Unit, dest: str) -> list[Unit]:
-    """Fleets with a legal convoy order for this army to this destination."""
-    return [
-        unit
-        for unit, checked in orders.items()
-        if checked is not None
-        and checked.status is not Status.ILLEGAL
-        and isinstance(checked.order, Convoy)
-        and checked.target == army.province
-        and checked.dest.province == dest
-    ]
+def _convoy_index(orders: dict[Unit, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
+    """Fleets with a legal convoy order, by (army's province, destination)."""
+    index: dict[tuple[str, str], list[Unit]] = {}
+    for unit, checked in orders.items():
+        if (
+            checked is not None
+            and checked.status is not Status.ILLEGAL
+            and isinstance(checked.order, Convoy)
+        ):
+            index.setdefault((checked.target, checked.dest.province), []).append(unit)
+    return index
 
 
 def analyse(
@@ -341,6 +345,7 @@ def analyse(
             )
             in_force[unit] = None
 
+    convoys = _convoy_index(in_force)
     # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
     # convoy", and (2025) when its own power orders a fleet to convoy it, or (1971) when any
     # fleet does; then there is no land route to fall back on.
@@ -349,7 +354,7 @@ def analyse(
         for unit, checked in in_force.items():
             if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
                 continue
-            fleets = _convoying_fleets(in_force, unit, checked.dest.province)
+            fleets = convoys.get((unit.province, checked.dest.province), [])
             if unit.type is not UnitType.ARMY or not fleets:
                 continue
             if own_only and any(f.power == unit.power for f in fleets):
@@ -364,7 +369,7 @@ def analyse(
     for unit, checked in list(in_force.items()):
         if checked is None:
             continue
-        reason = _invalid_reason(board, position, in_force, unit, checked)
+        reason = _invalid_reason(board, position, in_force, convoys, unit, checked)
         if reason:
             in_force[unit] = replace(checked, status=Status.INVALID, reason=reason)
     for checked in in_force.values():
@@ -388,6 +393,7 @@ def _invalid_reason(
     board: Board,
     position: Position,
     in_force: dict[Unit, Checked | None],
+    convoys: dict[tuple[str, str], list[Unit]],
     unit: Unit,
     checked: Checked,
 ) -> str:
@@ -396,7 +402,7 @@ def _invalid_reason(
         case Move() if checked.by_convoy:
             fleets = frozenset(
                 f.province
-                for f in _convoying_fleets(in_force, unit, checked.dest.province)
+                for f in convoys.get((unit.province, checked.dest.province), [])
                 if _convoy_matches(position, in_force, f)
             )
             if not has_route(board, unit.province, checked.dest.province, fleets):

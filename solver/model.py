@@ -93,14 +93,13 @@ class Structure:
             kind = move_supports if isinstance(c.order, SupportMove) else hold_supports
             kind[c.target].append(p)
         convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
+        convoying: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for f, cv in convoys.items():
+            convoying[(cv.target, cv.dest.province)].add(f)
         routes = {}
         for p, c in moves.items():
             if c.by_convoy or c.fallback:
-                fleets = frozenset(
-                    f
-                    for f, cv in convoys.items()
-                    if cv.target == p and cv.dest.province == c.dest.province
-                )
+                fleets = frozenset(convoying.get((p, c.dest.province), ()))
                 routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
         fallback = frozenset(p for p, c in moves.items() if c.fallback and routes.get(p))
         routes = {p: r for p, r in routes.items() if r or not moves[p].fallback}
@@ -114,9 +113,13 @@ class Structure:
                     origin[p] = lasts.pop()
         opposing = {}
         returning = {}
+        heading: dict[str, list[str]] = defaultdict(list)  # destination -> movers
+        for q, other in moves.items():
+            heading[other.dest.province].append(q)
         for p, c in moves.items():
-            for q, other in moves.items():
-                if q == p or c.dest.province != origin[q] or other.dest.province != origin[p]:
+            for q in heading.get(origin[p], ()):
+                other = moves[q]
+                if q == p or c.dest.province != origin[q]:
                     continue
                 if origin[p] != p or origin[q] != q or not (c.by_convoy or other.by_convoy):
                     opposing[p] = q
@@ -378,9 +381,7 @@ class TurnModel:
         other = s.opposing.get(m)
         beaten = None
         if other is not None:  # lost a head-to-head battle
-            beaten = self.both(
-                self.h2h(m), self.lit(("move", other)), f"beaten[{s.text[m]}]"
-            )
+            beaten = self.both(self.h2h(m), self.lit(("move", other)), f"beaten[{s.text[m]}]")
         if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
             beaten = self.both(

@@ -28,6 +28,7 @@ from .errors import DipsatError
 from .model import Decision
 from .orders import (
     MOVEMENT_ORDERS,
+    Convoy,
     Disband,
     Given,
     Move,
@@ -298,7 +299,18 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     for given in history:
         context |= {k for k in _boards_named(given.order) if k in boards} - touched
     joint = touched | context
-    st_board = spacetime_board(joint, origins)
+    links = set()
+    for given in [*givens, *history, *(g for k in context for g in boards[k].record.orders)]:
+        named = sorted(k for k in _boards_named(given.order) if k in joint)
+        links |= {(a, b) for a in named for b in named if a < b}
+    convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
+    for given in givens:
+        if isinstance(given.order, Convoy):
+            key = (given.order.army.place, given.order.dest)
+            convoying.setdefault(key, set()).update(_boards_named(given.order))
+    for named in convoying.values():
+        links |= {(a, b) for a in named for b in named if a < b}
+    st_board = spacetime_board(joint, origins, links)
 
     units = [
         Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
@@ -330,14 +342,14 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     ordered_now = {c.unit.province for c in resolution.turn.checked[: len(givens)] if c.unit}
     per_board = _split_results(resolution, ordered_now)
     advanced: dict[BoardKey, MBoard] = {}
+    records = _records(resolution, heads, len(givens))
     for key in sorted(heads):
         head = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
         nxt = after_movement(
             head.position.phase, units_after, head.position.centres, dislodged, standoffs
         )
-        record = _record(resolution, key, len(givens))
-        advanced[key] = replace(head, record=record)
+        advanced[key] = replace(head, record=records[key])
         advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
 
     forks: list[Fork] = []
@@ -419,22 +431,29 @@ def _split_results(resolution: Resolution, ordered_now: set[str]):
     }
 
 
-def _record(resolution: Resolution, key: BoardKey, count: int) -> Record:
-    """A head's record: its own new orders and the new orders from other boards that acted
-    on it (moves, supports and convoys into it), with their decisions and outcomes."""
-    suffix = f"@{key[0]}:{key[1]}"
-    mine = []
+def _records(resolution: Resolution, heads: set[BoardKey], count: int) -> dict[BoardKey, Record]:
+    """Each head's record: its own new orders and the new orders from other boards that
+    acted on it (moves, supports and convoys into it), with their decisions and outcomes."""
+    mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
     for i, checked in enumerate(resolution.turn.checked[:count]):
-        here = _board_of(checked.given.order.unit.place) == key
-        into = checked.dest is not None and checked.dest.province.endswith(suffix)
-        if here or into:
-            mine.append(i)
-    decisions = {d: v for d, v in resolution.values.items() if d[1].endswith(suffix)}
-    return Record(
-        tuple(resolution.turn.checked[i].given for i in mine),
-        decisions,
-        tuple(resolution.outcomes[i] for i in mine),
-    )
+        boards = {_board_of(checked.given.order.unit.place)}
+        if checked.dest is not None:
+            boards.add(_split(checked.dest.province)[1])
+        for key in boards & heads:
+            mine[key].append(i)
+    decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
+    for d, v in resolution.values.items():
+        key = _split(d[1])[1]
+        if key in decisions:
+            decisions[key][d] = v
+    return {
+        key: Record(
+            tuple(resolution.turn.checked[i].given for i in indices),
+            decisions[key],
+            tuple(resolution.outcomes[i] for i in indices),
+        )
+        for key, indices in mine.items()
+    }
 
 
 def _changed(resolution: Resolution, key: BoardKey, recorded: Mapping[Decision, bool]) -> bool:

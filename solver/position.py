@@ -124,6 +124,7 @@ class Position:
     dislodged: tuple[DislodgedUnit, ...] = ()
     standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
     _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+    _memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(sorted(self.units)))
@@ -135,6 +136,13 @@ class Position:
                 raise DipsatError(f"two units in one province: {seen[unit.province]} and {unit}")
             seen[unit.province] = unit
         object.__setattr__(self, "_by_province", seen)
+        object.__setattr__(self, "_memo", {})
+
+    def derived(self, key, compute):
+        """A value computed from this (immutable) position once and kept with it."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def unit_in(self, province: str) -> Unit | None:
         """The unit standing in a province (any coast), or None."""

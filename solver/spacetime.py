@@ -50,15 +50,22 @@ class SpacetimeBoard(Board):
 
 
 def spacetime_board(
-    boards: Iterable[BoardKey], origins: Mapping[int, BoardKey | None]
+    boards: Iterable[BoardKey],
+    origins: Mapping[int, BoardKey | None],
+    links: Iterable[tuple[BoardKey, BoardKey]] | None = None,
 ) -> SpacetimeBoard:
-    """The joint board of the given boards, given where each timeline branched off."""
+    """The joint board of the given boards, given where each timeline branched off.
+
+    With `links`, only those pairs of boards (within reach) border each other besides each
+    board with itself: the pairs the step's orders span.  Borders that no order crosses
+    change nothing, and leaving them out keeps a step with many timelines linear."""
     keys = tuple(sorted(set(boards)))
-    return _build(keys, tuple(sorted(origins.items())))
+    pairs = None if links is None else tuple(sorted({tuple(sorted(p)) for p in links}))
+    return _build(keys, tuple(sorted(origins.items())), pairs)
 
 
 @cache
-def _build(keys: tuple[BoardKey, ...], origins: tuple) -> SpacetimeBoard:
+def _build(keys: tuple[BoardKey, ...], origins: tuple, links: tuple | None) -> SpacetimeBoard:
     origin_of = dict(origins)
     base = standard()
     provinces = [
@@ -73,7 +80,14 @@ def _build(keys: tuple[BoardKey, ...], origins: tuple) -> SpacetimeBoard:
     ]
     army_edges = []
     fleet_edges = []
-    pairs = [(a, b) for a in keys for b in keys if within_reach(a, b, origin_of)]
+    allowed = None if links is None else set(links)
+    pairs = [
+        (a, b)
+        for a in keys
+        for b in keys
+        if within_reach(a, b, origin_of)
+        and (a == b or allowed is None or tuple(sorted((a, b))) in allowed)
+    ]
     army = list(base.army_graph().edges)
     fleet = [(Location.parse(x), Location.parse(y)) for x, y in base.fleet_graph().edges]
     for a, b in pairs:

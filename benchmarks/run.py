@@ -1,0 +1,345 @@
+"""dipsat against MILA and pydip, on the same inputs, in one run.
+
+    python -m benchmarks.run [--turns 2000] [--out docs/performance.md]
+
+Each engine's section runs in a fresh process of its own (so peak memory is its own); the
+engines' core calls are timed on prepared inputs: dipsat `adjudicate(position, orders)`
+(legality, model, solve, outcomes), MILA `Game.process()` on a prepared game, pydip
+`resolve_turn` on prepared commands.  Inputs: seeded random 34-unit movement turns, the
+movement phases of every DATC case, the movement phases of the real games, and multiverse
+steps with 1 to 64 timelines of 34 units each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT.parent / "shared" / "games"
+
+
+# -- inputs -------------------------------------------------------------------------------------
+def random_inputs(count: int):
+    from solver.crosscheck.generate import random_turn
+
+    return [random_turn(f"bench-{i}", units=(34, 34)) for i in range(count)]
+
+
+def datc_inputs():
+    from solver.cases import case_files, read_cases
+
+    turns = []
+    for path in case_files([ROOT / "cases" / "datc"]):
+        for case in read_cases(path):
+            if case.movement is not None and case.position.phase.kind.value == "movement":
+                turns.append((case.position, [o.given for o in case.movement.orders]))
+    return turns
+
+
+def game_inputs():
+    from solver.mila import read_game
+
+    turns = []
+    for path in sorted(GAMES.glob("*.json")):
+        for phase in read_game(path).phases:
+            if phase.phase is not None and phase.phase.kind.value == "movement":
+                turns.append((phase.position(), list(phase.orders)))
+    return turns
+
+
+# -- engines ------------------------------------------------------------------------------------
+def prepare(engine: str, turns):
+    """Per turn, a callable that runs the engine's core adjudication (None: not expressible)."""
+    from solver.crosscheck.protocol import request
+
+    prepared = []
+    if engine == "dipsat":
+        from solver.adjudicate import adjudicate
+
+        return [lambda p=p, o=o: adjudicate(p, o) for p, o in turns]
+    from solver.adapters import mila as adapter
+
+    for i, (position, orders) in enumerate(turns):
+        try:
+            checked = adapter.check_request(request(str(i), position, orders))
+            prepared.append(_mila(checked) if engine == "mila" else _pydip(checked))
+        except Exception:  # an order the engine cannot express
+            prepared.append(None)
+    return prepared
+
+
+def _mila(checked):
+    from solver.adapters.mila import _new_game
+
+    game = _new_game(checked)
+    by_power: dict[str, list[str]] = {}
+    for power, order in checked.orders:
+        by_power.setdefault(power, []).append(order)
+    for power, orders in by_power.items():
+        game.set_orders(power, orders)
+    return game.process
+
+
+def _pydip(checked):
+    from pydip.player.command.command import HoldCommand
+    from pydip.turn import resolve as pydip_resolve
+
+    from solver.adapters.pydip import _Turn
+
+    turn = _Turn(checked)
+    commands = [turn.movement_command(power, order) for power, order in checked.orders]
+    ordered = {c.unit.position for c in commands}
+    for player in turn.players.values():
+        commands.extend(HoldCommand(player, u) for u in player.units if u.position not in ordered)
+    return lambda: pydip_resolve.resolve_turn(turn.map, commands)
+
+
+def timed(calls) -> list[float]:
+    times = []
+    for call in calls:
+        if call is None:
+            continue
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+# -- sections (each run in its own process) -----------------------------------------------------
+def section(engine: str, name: str, turns: int) -> dict:
+    inputs = {"random": lambda: random_inputs(turns), "datc": datc_inputs, "games": game_inputs}[
+        name
+    ]()
+    calls = prepare(engine, inputs)
+    warm = [c for c in calls if c is not None][:20]
+    timed(warm)  # warm-up: imports, first solve
+    if engine == "mila":  # a prepared MILA game is used up by process(): prepare it again
+        calls = prepare(engine, inputs)
+    times = timed(calls)
+    return {
+        "engine": engine,
+        "section": name,
+        "turns": len(times),
+        "skipped": len(inputs) - len(times),
+        "median_ms": statistics.median(times) * 1000,
+        "p90_ms": sorted(times)[int(0.9 * len(times))] * 1000,
+        "total_s": sum(times),
+        "per_second": len(times) / sum(times),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def multiverse_section(timelines: int) -> dict:
+    """One multiverse step with the given number of timelines of 34 units each, against
+    as many separate standard turns."""
+    from solver.adjudicate import adjudicate
+    from solver.crosscheck.generate import random_turn
+    from solver.multiverse import MBoard, Multiverse, step
+    from solver.orders import Given, apply_board_defaults
+
+    boards, orders, singles = [MBoard(0, 0, random_turn("mv-root", (34, 34))[0])], [], []
+    for t in range(timelines):
+        position, given = random_turn(f"mv-{timelines}-{t}", units=(34, 34))
+        boards.append(MBoard(t, 1, position))
+        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
+        singles.append((position, given))
+    origins = tuple((t, None if t == 0 else (0, 0)) for t in range(timelines))
+    mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
+    step(Multiverse.start(singles[0][0]), singles[0][1])  # warm-up
+    start = time.perf_counter()
+    step(mv, orders)
+    joint = time.perf_counter() - start
+    start = time.perf_counter()
+    for position, given in singles:
+        adjudicate(position, given)
+    separate = time.perf_counter() - start
+    return {
+        "timelines": timelines,
+        "step_s": joint,
+        "separate_s": separate,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def throughput(engine: str, turns: int, workers: int) -> dict:
+    """Turns per second with `workers` processes at once, each adjudicating its share of the
+    random turns (inputs prepared before the clock starts; the slowest worker sets the pace)."""
+    jobs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.run",
+                "--part",
+                engine,
+                str(turns),
+                str(workers),
+                str(w),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+        )
+        for w in range(workers)
+    ]
+    parts = [json.loads(j.communicate()[0]) for j in jobs]
+    seconds = max(p["seconds"] for p in parts)
+    return {
+        "engine": engine,
+        "workers": workers,
+        "per_second": sum(p["turns"] for p in parts) / seconds,
+    }
+
+
+def part(engine: str, turns: int, workers: int, index: int) -> dict:
+    inputs = random_inputs(turns)[index::workers]
+    calls = [c for c in prepare(engine, inputs) if c is not None]
+    timed(calls[:10])  # warm-up
+    if engine == "mila":
+        calls = [c for c in prepare(engine, inputs) if c is not None]
+    time.sleep(max(0.0, 1.0 - time.monotonic() % 1.0))  # start together, roughly
+    return {"turns": len(calls), "seconds": sum(timed(calls))}
+
+
+def run_in_child(*args: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+# -- report -------------------------------------------------------------------------------------
+def report(turns: int) -> str:
+    engines = ["dipsat", "mila", "pydip"]
+    rows = {
+        (e, s): run_in_child("--section", e, s, str(turns))
+        for s in ("random", "datc", "games")
+        for e in engines
+    }
+    parallel = {e: throughput(e, min(turns, 1000), os.cpu_count() or 1) for e in engines}
+    multiverse = [run_in_child("--multiverse", str(k)) for k in (1, 2, 4, 8, 16, 32, 64)]
+    lines = [
+        "# Performance",
+        "",
+        "Measured by `python -m benchmarks.run` in one run; each engine's section runs in a "
+        "process of its own. Times are the engines' core calls on prepared inputs: dipsat "
+        "`adjudicate(position, orders)` (legality, model, solving and outcomes), MILA "
+        "`Game.process()`, pydip `resolve_turn()`.",
+        "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()}; Python {platform.python_version()}",
+        f"- versions: dipsat {version('dipsat')}, ortools {version('ortools')}, "
+        f"diplomacy (MILA) {version('diplomacy')}, pydip {version('pydip')}",
+        f"- inputs: {turns} seeded random 34-unit movement turns; the movement phases of "
+        "the DATC cases (pydip cannot express illegal orders: those are skipped); the movement "
+        "phases of the 10 real games",
+        "",
+        "## Latency per turn (ms) and ratios",
+        "",
+        "| inputs | engine | turns | median | p90 | total s | dipsat/engine (median) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in ("random", "datc", "games"):
+        mine = rows[("dipsat", s)]
+        for e in engines:
+            r = rows[(e, s)]
+            ratio = mine["median_ms"] / r["median_ms"]
+            skipped = f" ({r['skipped']} skipped)" if r["skipped"] else ""
+            lines.append(
+                f"| {s} | {e} | {r['turns']}{skipped} | {r['median_ms']:.2f} | "
+                f"{r['p90_ms']:.2f} | {r['total_s']:.2f} | {ratio:.2f} |"
+            )
+    lines += [
+        "",
+        "## Throughput (turns per second, random turns)",
+        "",
+        "| engine | one core | all cores | peak memory (MB) |",
+        "|---|---|---|---|",
+    ]
+    for e in engines:
+        lines.append(
+            f"| {e} | {rows[(e, 'random')]['per_second']:.0f} | "
+            f"{parallel[e]['per_second']:.0f} | {rows[(e, 'random')]['peak_mb']:.0f} |"
+        )
+    lines += [
+        "",
+        "## Multiverse: one step against as many separate standard turns",
+        "",
+        "| timelines | step (s) | separate turns (s) | step / separate | peak memory (MB) |",
+        "|---|---|---|---|---|",
+    ]
+    for m in multiverse:
+        lines.append(
+            f"| {m['timelines']} | {m['step_s']:.3f} | {m['separate_s']:.3f} | "
+            f"{m['step_s'] / m['separate_s']:.2f} | {m['peak_mb']:.0f} |"
+        )
+    mine, mila, pydip = (rows[(e, "random")] for e in engines)
+    last, before = multiverse[-1], multiverse[-2]
+
+    def verdict(ok: bool) -> str:
+        return "**met**" if ok else "not met"
+
+    lines += [
+        "",
+        "## Targets (issue 8)",
+        "",
+        "| target | measured | |",
+        "|---|---|---|",
+        f"| latency: median and p90 at or below MILA's | {mine['median_ms']:.2f} / "
+        f"{mine['p90_ms']:.2f} ms against {mila['median_ms']:.2f} / {mila['p90_ms']:.2f} ms | "
+        f"{verdict(mine['median_ms'] <= mila['median_ms'] and mine['p90_ms'] <= mila['p90_ms'])} |",
+        f"| stretch: latency at or below pydip's | {mine['median_ms']:.2f} against "
+        f"{pydip['median_ms']:.2f} ms | {verdict(mine['median_ms'] <= pydip['median_ms'])} |",
+        f"| throughput on one core at or above pydip's | {mine['per_second']:.0f} against "
+        f"{pydip['per_second']:.0f} turns/s | "
+        f"{verdict(mine['per_second'] >= pydip['per_second'])} |",
+        f"| DATC suite: less time than MILA | {rows[('dipsat', 'datc')]['total_s']:.3f} against "
+        f"{rows[('mila', 'datc')]['total_s']:.3f} s | "
+        f"{verdict(rows[('dipsat', 'datc')]['total_s'] < rows[('mila', 'datc')]['total_s'])} |",
+        f"| multiverse: a step grows no faster than linearly | {before['timelines']} to "
+        f"{last['timelines']} timelines: x{last['step_s'] / before['step_s']:.2f} | "
+        f"{verdict(last['step_s'] / before['step_s'] <= 2.2)} |",
+        f"| a 64-timeline step at most 1.5x sixty-four separate turns | "
+        f"x{last['step_s'] / last['separate_s']:.2f} | "
+        f"{verdict(last['step_s'] <= 1.5 * last['separate_s'])} |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=2000)
+    parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
+    parser.add_argument("--section", nargs=3, metavar=("ENGINE", "INPUTS", "TURNS"))
+    parser.add_argument("--part", nargs=4, metavar=("ENGINE", "TURNS", "WORKERS", "INDEX"))
+    parser.add_argument("--multiverse", type=int)
+    args = parser.parse_args()
+    if args.section:
+        engine, name, turns = args.section
+        print(json.dumps(section(engine, name, int(turns))))
+    elif args.part:
+        engine, turns, workers, index = args.part
+        print(json.dumps(part(engine, int(turns), int(workers), int(index))))
+    elif args.multiverse:
+        print(json.dumps(multiverse_section(args.multiverse)))
+    else:
+        text = report(args.turns)
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
