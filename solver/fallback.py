@@ -59,15 +59,8 @@ def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
     if all(len(c) == 1 and not graph.has_edge(*(next(iter(c)),) * 2) for c in components):
         return []  # acyclic: exactly one solution, nothing to settle core by core
     condensed = nx.condensation(graph, components)
-    order = list(
-        reversed(
-            list(
-                nx.lexicographical_topological_sort(
-                    condensed, key=lambda n: min(condensed.nodes[n]["members"])
-                )
-            )
-        )
-    )
+    # the graph is built in the turn's fixed decision order, so this order is deterministic
+    order = list(reversed(list(nx.topological_sort(condensed))))
     cores = []
     for node in order:
         members = condensed.nodes[node]["members"]
