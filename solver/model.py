@@ -361,9 +361,11 @@ class TurnModel:
             stay = 1 + self.supports(m, excluding_power=defender.power)
         if q not in s.moves:
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
-        away = self.lit(("move", q))
         h2h = self.h2h(m) if s.opposing.get(m) == q else False
+        if h2h is True:  # in a head-to-head battle the defender does not leave: no dependency
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
         # the defender leaving counts only when it is not a head-to-head battle
+        away = self.lit(("move", q))
         leaves = self.both(away, _negate(h2h), f"leaves[{s.text[q]}]")
         return self.switch(
             name,
