@@ -5,6 +5,10 @@ Each province of each board included becomes a province of the joint board, code
 border each other when their provinces border on the map and their boards are within reach
 (MDATC rule set J): at most one turn apart, on the same timeline or on adjacent ones.
 A province never borders itself on another board, as on the map.
+
+The joint board answers the questions the adjudicator asks of a board (a province, who
+borders whom, which coasts a fleet reaches) from the standard map on demand, so a step
+with many timelines costs no more per board than one with few.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cache
 
-from topology import Board, Location, Power, standard
+from topology import Location, Province, standard
 
 from .orders import Place, spacetime_code, timeline_name
 
@@ -34,10 +38,51 @@ def within_reach(a: BoardKey, b: BoardKey, origins: Mapping[int, BoardKey | None
     return abs(a[1] - b[1]) <= 1 and timelines_adjacent(a[0], b[0], origins)
 
 
-class SpacetimeBoard(Board):
-    """A `Board` whose provinces are (province, board) pairs; see the module docstring."""
+def _split(code: str) -> tuple[str, BoardKey]:
+    province, _, board = code.partition("@")
+    timeline, _, turn = board.partition(":")
+    return province, (int(timeline), int(turn))
 
-    __slots__ = ("boards",)
+
+class _Neighbours:
+    """A read-only view `graph[code]` of one adjacency relation of the joint board."""
+
+    def __init__(self, board: SpacetimeBoard, kind: str) -> None:
+        self.board = board
+        self.kind = kind
+        self.cache: dict[str, frozenset[str]] = {}
+
+    def __getitem__(self, code: str) -> frozenset[str]:
+        if code not in self.cache:
+            self.cache[code] = self.board.neighbours(code, self.kind)
+        return self.cache[code]
+
+
+class SpacetimeBoard:
+    """The provinces of several boards as one map (see the module docstring)."""
+
+    name = "spacetime"
+
+    def __init__(
+        self,
+        boards: Iterable[BoardKey],
+        origins: Mapping[int, BoardKey | None],
+        links: Iterable[tuple[BoardKey, BoardKey]] | None,
+    ) -> None:
+        self.boards = frozenset(boards)
+        self.origins = dict(origins)
+        self.links = None if links is None else {tuple(sorted(p)) for p in links}
+        self.base = standard()
+        self.powers = self.base.powers
+        self._provinces: dict[str, Province] = {}
+        self._graphs = {k: _Neighbours(self, k) for k in ("army", "fleet", "province")}
+
+    def borders(self, a: BoardKey, b: BoardKey) -> bool:
+        """Do provinces of these two boards border each other (when the map says so)?"""
+        if a == b:
+            return True
+        linked = self.links is None or tuple(sorted((a, b))) in self.links
+        return linked and within_reach(a, b, self.origins)
 
     def place_key(self, place: Place) -> str | None:
         """The joint province of a place with full coordinates, or None if its board is
@@ -47,6 +92,54 @@ class SpacetimeBoard(Board):
         if (place.timeline, place.turn) not in self.boards:
             return None
         return spacetime_code(place.province, place.timeline, place.turn)
+
+    def province(self, code: str) -> Province:
+        if code not in self._provinces:
+            plain, (timeline, turn) = _split(code)
+            base = self.base.province(plain)
+            self._provinces[code] = replace(
+                base, code=code, name=f"{timeline_name(timeline)}-{base.name}@{turn}", aliases=()
+            )
+        return self._provinces[code]
+
+    def neighbours(self, code: str, kind: str) -> frozenset[str]:
+        """The codes bordering a province (or, for fleets, a coast: 'spa@0:1/nc')."""
+        location = Location.parse(code)
+        plain, here = _split(location.province)
+        if kind == "army":
+            near = self.base.army_graph().adj.get(plain, {})
+            found = [Location(n) for n in near]
+        elif kind == "fleet":
+            key = str(Location(plain, location.coast))
+            near = self.base.fleet_graph().adj.get(key, {})
+            found = [Location.parse(n) for n in near]
+        else:
+            found = [Location(n) for n in self.base.province_graph()[plain]]
+        return frozenset(
+            str(Location(spacetime_code(loc.province, *board), loc.coast))
+            for board in self.boards
+            if self.borders(here, board)
+            for loc in found
+        )
+
+    def army_graph(self) -> _Neighbours:
+        return self._graphs["army"]
+
+    def fleet_graph(self) -> _Neighbours:
+        return self._graphs["fleet"]
+
+    def province_graph(self) -> _Neighbours:
+        return self._graphs["province"]
+
+    def army_adjacent(self, a: str, b: str) -> bool:
+        (pa, ka), (pb, kb) = _split(a), _split(b)
+        return self.borders(ka, kb) and self.base.army_adjacent(pa, pb)
+
+    def fleet_coasts_towards(self, src: Location, dest_province: str) -> tuple[str | None, ...]:
+        (ps, ks), (pd, kd) = _split(src.province), _split(dest_province)
+        if not self.borders(ks, kd):
+            return ()
+        return self.base.fleet_coasts_towards(Location(ps, src.coast), pd)
 
 
 def spacetime_board(
@@ -61,55 +154,12 @@ def spacetime_board(
     change nothing, and leaving them out keeps a step with many timelines linear."""
     keys = tuple(sorted(set(boards)))
     pairs = None if links is None else tuple(sorted({tuple(sorted(p)) for p in links}))
-    return _build(keys, tuple(sorted(origins.items())), pairs)
+    return _cached(keys, tuple(sorted(origins.items())), pairs)
 
 
 @cache
-def _build(keys: tuple[BoardKey, ...], origins: tuple, links: tuple | None) -> SpacetimeBoard:
-    origin_of = dict(origins)
-    base = standard()
-    provinces = [
-        replace(
-            province,
-            code=spacetime_code(province.code, t, n),
-            name=f"{timeline_name(t)}-{province.name}@{n}",
-            aliases=(),
-        )
-        for t, n in keys
-        for province in base.provinces.values()
-    ]
-    army_edges = []
-    fleet_edges = []
-    allowed = None if links is None else set(links)
-    pairs = [
-        (a, b)
-        for a in keys
-        for b in keys
-        if within_reach(a, b, origin_of)
-        and (a == b or allowed is None or tuple(sorted((a, b))) in allowed)
-    ]
-    army = list(base.army_graph().edges)
-    fleet = [(Location.parse(x), Location.parse(y)) for x, y in base.fleet_graph().edges]
-    for a, b in pairs:
-        army_edges += [(spacetime_code(p, *a), spacetime_code(q, *b)) for p, q in army]
-        army_edges += [(spacetime_code(q, *a), spacetime_code(p, *b)) for p, q in army]
-        fleet_edges += [(_shift(x, a), _shift(y, b)) for x, y in fleet]
-        fleet_edges += [(_shift(y, a), _shift(x, b)) for x, y in fleet]
-    board = SpacetimeBoard.__new__(SpacetimeBoard)
-    Board.__init__(
-        board,
-        "spacetime",
-        provinces,
-        (Power(p, base.power_adjective(p), (), base.home_centres(p)) for p in base.powers),
-        army_edges,
-        fleet_edges,
-    )
-    object.__setattr__(board, "boards", frozenset(keys))
-    return board
-
-
-def _shift(location: Location, board: BoardKey) -> Location:
-    return Location(spacetime_code(location.province, *board), location.coast)
+def _cached(keys, origins, links) -> SpacetimeBoard:
+    return SpacetimeBoard(keys, dict(origins), links)
 
 
 __all__ = ["BoardKey", "SpacetimeBoard", "spacetime_board", "timelines_adjacent", "within_reach"]
