@@ -316,6 +316,20 @@ def report(turns: int) -> str:
         f"x{last['step_s'] / last['separate_s']:.2f} | "
         f"{verdict(last['step_s'] <= 1.5 * last['separate_s'])} |",
     ]
+    lines += [
+        "",
+        "## Where the time goes",
+        "",
+        "A 34-unit turn is about 2.5 ms: judging the orders about 0.5 ms, building the CP-SAT "
+        "model in Python about 1 ms (each variable or constraint is a call into C++), solving "
+        "0.1-0.3 ms per solve, and writing the outcomes about 0.5 ms. Most turns are acyclic "
+        "and need one build and one solve; a turn with a dependency cycle needs one more "
+        "small model per core. pydip's hand-written resolver does the whole turn in 0.3 ms: "
+        "matching its throughput needs many turns per model and a leaner encoding, not "
+        "faster solving. A multiverse step costs about 2.5 times as many separate turns: "
+        "the order coordinates, the joint board and the per-board bookkeeping around the one "
+        "joint model.",
+    ]
     return "\n".join(lines) + "\n"
 
 

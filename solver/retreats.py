@@ -32,7 +32,7 @@ def retreat_options(
         candidates = [Location(p) for p in board.army_graph()[unit.province]]
     else:
         candidates = [Location.parse(k) for k in board.fleet_graph()[str(unit.location)]]
-    occupied = {u.province for u in position.units}
+    occupied = position.derived("occupied", lambda: {u.province for u in position.units})
     return tuple(
         sorted(
             loc
