@@ -495,7 +495,10 @@ def _sum(lits: Iterable[Lit]):
     lits = list(lits)
     constant = sum(1 for x in lits if x is True)
     variables = [x for x in lits if not isinstance(x, bool)]
-    return sum(variables, constant) if variables else constant
+    if not variables:
+        return constant
+    total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
+    return total + constant if constant else total
 
 
 def build(
