@@ -121,15 +121,7 @@ def adjudicate(
     rules: RulesOption = None,
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
-    try:
-        cases = read_cases(file)
-    except CaseFormatError as error:
-        raise fail(str(error)) from error
-    chosen = [c for c in cases if case is None or c.id == case]
-    if not chosen:
-        raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))
-    if len(chosen) > 1:
-        raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
+    chosen = [_one_case(file, case)]
     try:
         data = explain(chosen[0], rule_book(rules or chosen[0].edition))
     except DipsatError as error:
