@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
 
 import networkx as nx
 
 from .model import Decision, Structure, TurnModel, build
+from .propagate import propagate
 from .rules import ConvoyParadox
 from .solve import SolverConfig, solutions, solve_one
 
@@ -50,7 +52,22 @@ class Settlement:
 
 def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
     """Each decision with an edge to every decision its equation reads."""
-    depends = turn_model.depends
+    return _graph(turn_model.depends)
+
+
+def _cyclic(depends: Mapping[Decision, set[Decision]]) -> bool:
+    """Does some decision depend on itself (cheaper than building the graph)?"""
+    sorter = TopologicalSorter(
+        {d: {r for r in reads if r in depends} for d, reads in depends.items()}
+    )
+    try:
+        sorter.prepare()
+    except CycleError:
+        return True
+    return False
+
+
+def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
     return nx.DiGraph({d: [r for r in reads if r in depends] for d, reads in depends.items()})
 
 
@@ -80,11 +97,23 @@ def settle(
     `recorded` decisions (of past boards a multiverse step does not re-adjudicate) keep
     their values and are not subject to their equations."""
     config = config or SolverConfig()
-    known = set(structure.decisions())
-    history = {d: v for d, v in (recorded or {}).items() if d in known}
+    decisions = structure.decisions()
+    history = {d: v for d, v in (recorded or {}).items() if d in set(decisions)}
     fixed: dict[Decision, bool] = dict(history)
     forced: dict[Decision, bool] = {}
     cores: list[Core] = []
+    if config.propagate:
+        known, depends = propagate(structure, fixed)
+        if len(known) + len(fixed) == len(decisions):
+            # one resolution, found without a solver; its cores are recorded as build finds them
+            for members in _cores_upstream_first(_graph(depends)) if _cyclic(depends) else ():
+                core = tuple(d for d in members if d not in fixed)
+                if core:
+                    labels = tuple(structure.label(d) for d in core)
+                    cores.append(Core(core, 1, "unique", labels))
+            values = {d: known[d] for d in sorted(known)}
+            values.update(fixed)
+            return Settlement(values, tuple(cores), forced, history)
     full = build(structure, fixed)
     graph = dependency_graph(full)
     pending = _cores_upstream_first(graph)

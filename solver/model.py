@@ -186,6 +186,15 @@ class TurnModel:
         """The literal of a decision (a constant when fixed or trivially known)."""
         if self._current is not None:
             self.depends[self._current].add(decision)
+        constant = self.constant(decision)
+        if constant is not None:
+            return constant
+        if decision not in self.lits:
+            self.lits[decision] = self.model.new_bool_var(self.structure.label(decision))
+        return self.lits[decision]
+
+    def constant(self, decision: Decision) -> bool | None:
+        """The value of a fixed or trivially known decision (None for the others)."""
         if decision in self.fixed:
             return self.fixed[decision]
         kind, province = decision
@@ -196,9 +205,7 @@ class TurnModel:
             return self.structure.moves[province].reachable
         if kind == "dislodged" and not self.structure.attackers.get(province):
             return False
-        if decision not in self.lits:
-            self.lits[decision] = self.model.new_bool_var(self.structure.label(decision))
-        return self.lits[decision]
+        return None
 
     def equivalent(self, target: Lit, conjunction: list[Lit]) -> None:
         """target <=> AND(conjunction) for a variable target, constants folded."""
@@ -239,6 +246,16 @@ class TurnModel:
                 constraint.only_enforce_if(list(lits))
         return var
 
+    def total(self, lits: Iterable[Lit]):
+        """Sum of literals; an int when all are constants."""
+        lits = list(lits)
+        constant = sum(1 for x in lits if x is True)
+        variables = [x for x in lits if not isinstance(x, bool)]
+        if not variables:
+            return constant
+        total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
+        return total + constant if constant else total
+
     def beats(self, a, b, name: str) -> Lit:
         """A literal equal to a > b."""
         if isinstance(a, int) and isinstance(b, int):
@@ -276,7 +293,11 @@ class TurnModel:
 
     def both(self, a: Lit, b: Lit, name: str) -> Lit:
         """A literal equal to a AND b."""
-        terms = [x for x in (a, b) if x is not True]
+        return self.all_of([a, b], name)
+
+    def all_of(self, lits: list[Lit], name: str) -> Lit:
+        """A literal equal to AND(lits)."""
+        terms = [x for x in lits if x is not True]
         if any(x is False for x in terms):
             return False
         if len(terms) < 2:
@@ -295,15 +316,12 @@ class TurnModel:
             return
         routes = []
         for route in self.structure.routes[p]:
-            lits = [self.lit(("convoy", f)) for f in route]
-            if any(x is False for x in lits):
-                continue
-            if all(x is True for x in lits):
+            ok = self.all_of([self.lit(("convoy", f)) for f in route], f"route[{' '.join(route)}]")
+            if ok is True:
                 routes = [True]
                 break
-            ok = self.model.new_bool_var(f"route[{' '.join(route)}]")
-            self.equivalent(ok, lits)
-            routes.append(ok)
+            if ok is not False:
+                routes.append(ok)
         self.equivalent(_negate(target), [_negate(r) for r in routes])
 
     def _define_convoy(self, p: str, target: Lit) -> None:
@@ -338,7 +356,7 @@ class TurnModel:
 
     def supports(self, mover: str, excluding_power: str | None = None):
         """The number of given supports for a move (optionally not counting one power's)."""
-        return _sum(
+        return self.total(
             self.lit(("support", q))
             for q in self.structure.move_supports.get(mover, ())
             if excluding_power is None or self.structure.unit_at[q].power != excluding_power
@@ -412,7 +430,7 @@ class TurnModel:
             and isinstance(checked.order, Move)
         ):
             return 1  # an invalid move fails; the unit stays, without hold support
-        return 1 + _sum(self.lit(("support", r)) for r in s.hold_supports.get(q, ()))
+        return 1 + self.total(self.lit(("support", r)) for r in s.hold_supports.get(q, ()))
 
     def _define_move(self, m: str, target: Lit) -> None:
         """MOVE: the attack beats the resistance at the destination and every rival's
@@ -488,17 +506,6 @@ def protected(s: Structure, m: str, p: str, aim: str) -> bool:
 
 def _negate(lit: Lit) -> Lit:
     return (not lit) if isinstance(lit, bool) else ~lit
-
-
-def _sum(lits: Iterable[Lit]):
-    """Sum of literals; an int when all are constants."""
-    lits = list(lits)
-    constant = sum(1 for x in lits if x is True)
-    variables = [x for x in lits if not isinstance(x, bool)]
-    if not variables:
-        return constant
-    total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
-    return total + constant if constant else total
 
 
 def build(

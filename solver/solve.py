@@ -15,6 +15,7 @@ from .model import Decision, TurnModel
 class SolverConfig:
     max_time_in_seconds: float = 10.0
     random_seed: int = 0
+    propagate: bool = True  # settle what propagation can without the solver (same answers)
 
     def solver(self, enumerate_all: bool) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
