@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from topology import Location, UnitType
 
@@ -100,6 +101,7 @@ class Unit:
         return self.location.province
 
 
+@lru_cache(maxsize=8192)
 def location_name(location: Location) -> str:
     """'St Petersburg(nc)', or 'b-Munich@1' on a spacetime board: as orders write places."""
     return str(Place.from_location(location))
@@ -127,7 +129,11 @@ class Position:
     _memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "units", tuple(sorted(self.units)))
+        # units stand in distinct provinces, so their places alone order them
+        units = tuple(
+            sorted(self.units, key=lambda u: (u.location.province, u.location.coast or ""))
+        )
+        object.__setattr__(self, "units", units)
         object.__setattr__(self, "centres", tuple(sorted(self.centres)))
         object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
         seen: dict[str, Unit] = {}
