@@ -102,28 +102,25 @@ def settle(
     fixed: dict[Decision, bool] = dict(history)
     forced: dict[Decision, bool] = {}
     cores: list[Core] = []
+    trusted: dict[Decision, bool] = {}
     if config.propagate:
         known, depends = propagate(structure, fixed)
-        if len(known) + len(fixed) == len(decisions):
-            # one resolution, found without a solver; its cores are recorded as build finds them
-            for members in _cores_upstream_first(_graph(depends)) if _cyclic(depends) else ():
-                core = tuple(d for d in members if d not in fixed)
-                if core:
-                    labels = tuple(structure.label(d) for d in core)
-                    cores.append(Core(core, 1, "unique", labels))
-            values = {d: known[d] for d in sorted(known)}
-            values.update(fixed)
-            return Settlement(values, tuple(cores), forced, history)
-    full = build(structure, fixed)
-    graph = dependency_graph(full)
+        trusted = _upstream_known(known, depends, fixed)
+    else:
+        depends = build(structure, fixed).depends
+    fixed.update(trusted)
+    graph = _graph(depends) if _cyclic(depends) else nx.DiGraph()
     pending = _cores_upstream_first(graph)
     while pending:
-        core = tuple(d for d in pending.pop(0) if d not in fixed)
+        core = tuple(d for d in pending.pop(0) if d not in fixed or d in trusted)
         if not core:
+            continue
+        labels = tuple(structure.label(d) for d in core)
+        if all(d in trusted for d in core):  # settled by propagation: its only resolution
+            cores.append(Core(core, 1, "unique", labels))
             continue
         scope = (set(core) | nx.descendants(graph, core[0])) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), limit=2, config=config)
-        labels = tuple(structure.label(d) for d in core)
         if len(found) == 1:
             fixed.update({d: found[0][d] for d in core})
             cores.append(Core(core, 1, "unique", labels))
@@ -136,17 +133,38 @@ def settle(
         # What is left of the core may still hold cycles of its own: examine them first.
         rest = [d for d in core if d not in fixed]
         pending = _cores_upstream_first(graph.subgraph(rest)) + pending
-    if not forced:  # every equation holds: pin the settled cores in the first model
-        for decision, value in fixed.items():
-            if decision in full.lits:
-                full.model.add_bool_and([full.lits[decision] if value else ~full.lits[decision]])
-    else:
-        full = build(structure, fixed)
-    values = solve_one(full, config)
-    if values is None:  # cannot happen: what is left is acyclic, so it has a solution
-        raise AssertionError("acyclic turn model without a solution")
-    values.update(fixed)
-    return Settlement(values, tuple(cores), forced, history)
+    # What is left is acyclic given the settled cores: propagation settles it, or one solve.
+    rest, _ = propagate(structure, fixed) if config.propagate else ({}, {})
+    values = {**fixed, **rest}
+    if len(values) < len(decisions):
+        solved = solve_one(build(structure, fixed), config)
+        if solved is None:  # cannot happen: an acyclic model has a solution
+            raise AssertionError("acyclic turn model without a solution")
+        values.update(solved)
+    ordered = {d: values[d] for d in sorted(values) if d not in history}
+    return Settlement({**ordered, **history}, tuple(cores), forced, history)
+
+
+def _upstream_known(
+    known: Mapping[Decision, bool],
+    depends: Mapping[Decision, set[Decision]],
+    fixed: Mapping[Decision, bool],
+) -> dict[Decision, bool]:
+    """The propagated values that read, however indirectly, only known decisions: those are
+    right whatever the paradox rules later decide (a value propagated from inside a core
+    without exactly one resolution is not)."""
+    readers: dict[Decision, list[Decision]] = {}
+    for d, reads in depends.items():
+        for r in reads:
+            readers.setdefault(r, []).append(d)
+    doubtful = [d for d in depends if d not in known and d not in fixed]
+    seen = set(doubtful)
+    while doubtful:
+        for reader in readers.get(doubtful.pop(), ()):
+            if reader not in seen:
+                seen.add(reader)
+                doubtful.append(reader)
+    return {d: v for d, v in known.items() if d not in seen}
 
 
 def _backup(structure: Structure, core, scope, fixed, count: int, config):

@@ -59,6 +59,8 @@ class Place:
 
     def with_board(self, timeline: int | None, turn: int | None) -> Place:
         """Fill the coordinates that are missing (MDATC default rules)."""
+        if self.timeline is not None and self.turn is not None:
+            return self
         return replace(
             self,
             timeline=self.timeline if self.timeline is not None else timeline,

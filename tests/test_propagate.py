@@ -44,3 +44,20 @@ def test_propagation_gives_the_solver_path_answers(book: str) -> None:
         settled_alone += len(known) == len(structure.decisions())
     # propagation does most of the work, and paradoxes still reach the solver
     assert len(TURNS) // 2 < settled_alone < len(TURNS)
+
+
+def test_a_joint_multiverse_turn_settles_alike_on_both_paths() -> None:
+    """Sixteen timelines of random turns: propagation settles most of the joint turn and
+    hands the cores it cannot settle to the solver."""
+    from solver.multiverse import MBoard, Multiverse, step
+    from solver.orders import Given, apply_board_defaults
+
+    boards = [MBoard(0, 0, random_turn("joint-root", (34, 34))[0])]
+    orders = []
+    for t in range(16):
+        position, given = random_turn(f"joint-{t}", units=(34, 34))
+        boards.append(MBoard(t, 1, position))
+        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
+    origins = tuple((t, None if t == 0 else (0, 0)) for t in range(16))
+    mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
+    assert step(mv, orders, config=FAST) == step(mv, orders, config=SLOW)
