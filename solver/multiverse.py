@@ -193,6 +193,9 @@ def _split(code: str) -> tuple[str, BoardKey]:
     return place.province, (place.timeline, place.turn)
 
 
+MAX_TIMELINES = 1024  # a step's joint turn grows with the timelines; 64 take about 0.2 s
+
+
 # -- one step -----------------------------------------------------------------------------------
 def step(
     mv: Multiverse,
@@ -201,6 +204,11 @@ def step(
     config: SolverConfig | None = None,
 ) -> MultiverseStep:
     """Adjudicate every head board once (see the module docstring)."""
+    if len(mv.origins) > MAX_TIMELINES:
+        raise DipsatError(
+            f"a multiverse of at most {MAX_TIMELINES} timelines is adjudicated; "
+            f"this one has {len(mv.origins)}"
+        )
     # A step makes many short-lived objects beside a large live multiverse: the cyclic
     # garbage collector's passes over it cost about a third of a 64-timeline step.
     paused = gc.isenabled()

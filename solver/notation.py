@@ -538,6 +538,9 @@ class _DaideParser(_Parser):
         raise self.error("a DAIDE order (HLD MTO SUP CVY CTO RTO DSB BLD REM)", verb)
 
 
+MAX_ORDER_CHARS = 400  # the longest real order, with multiverse coordinates, is under 150
+
+
 def parse_given(text: str, board: Board | None = None, phase: str | None = None) -> Given:
     """Parse one order line, optionally prefixed by 'Power:'.
 
@@ -547,6 +550,12 @@ def parse_given(text: str, board: Board | None = None, phase: str | None = None)
     if phase is not None and phase not in _PHASE_KINDS:
         raise ValueError(f"unknown phase kind {phase!r}")
     board = board or standard()
+    if len(text) > MAX_ORDER_CHARS:
+        raise OrderSyntaxError(
+            f"expected an order of at most {MAX_ORDER_CHARS} characters, found {len(text)}",
+            text[:MAX_ORDER_CHARS],
+            MAX_ORDER_CHARS + 1,
+        )
     stripped = text.strip()
     if not stripped:
         raise OrderSyntaxError("expected an order, found an empty line", text, 1)

@@ -1,0 +1,49 @@
+"""Bounded inputs: oversized input and a solver out of time are errors that say so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solver.adjudicate import adjudicate
+from solver.cases import MAX_CASE_FILE_BYTES, read_cases
+from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError
+from solver.multiverse import MAX_TIMELINES, MBoard, Multiverse, step
+from solver.notation import MAX_ORDER_CHARS, parse_given
+from solver.position import SPRING_1901, Position
+from solver.solve import SolverConfig, SolverTimeout
+
+CASES = Path(__file__).parent.parent / "cases" / "datc"
+
+
+def test_an_order_longer_than_the_limit_is_refused_with_its_length() -> None:
+    text = "A Munich - " + "Ruhr " * MAX_ORDER_CHARS
+    with pytest.raises(OrderSyntaxError, match=f"at most {MAX_ORDER_CHARS} characters"):
+        parse_given(text)
+    assert parse_given("A Munich - Ruhr").order is not None  # ordinary orders still read
+
+
+def test_a_case_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.cases"
+    big.write_bytes(b"#" * (MAX_CASE_FILE_BYTES + 1))
+    with pytest.raises(CaseFormatError, match="at most") as caught:
+        read_cases(big)
+    assert str(big) in str(caught.value)
+
+
+def test_a_multiverse_with_too_many_timelines_is_refused() -> None:
+    board = Position(SPRING_1901)
+    boards = tuple(MBoard(t, 0, board) for t in range(MAX_TIMELINES + 1))
+    origins = tuple((t, None if t == 0 else (0, 0)) for t in range(MAX_TIMELINES + 1))
+    with pytest.raises(DipsatError, match=f"at most {MAX_TIMELINES} timelines"):
+        step(Multiverse(boards, origins), [])
+
+
+def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
+    """6.F.14 needs the solver (a convoy paradox core): with no time it must not answer."""
+    (case,) = [c for c in read_cases(CASES / "6F.cases") if c.id.endswith("6.F.14")]
+    orders = [o.given for o in case.movement.orders]
+    with pytest.raises(SolverTimeout, match="time limit"):
+        adjudicate(case.position, orders, config=SolverConfig(max_time_in_seconds=0.0))
+    assert adjudicate(case.position, orders).cores  # with time, it is settled
