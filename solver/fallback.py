@@ -68,7 +68,11 @@ def _cyclic(depends: Mapping[Decision, set[Decision]]) -> bool:
 
 
 def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
-    return nx.DiGraph({d: [r for r in reads if r in depends] for d, reads in depends.items()})
+    # edges in sorted order: the order cores are found in must not depend on set order,
+    # which for strings changes with the interpreter's hash seed
+    return nx.DiGraph(
+        {d: [r for r in sorted(reads) if r in depends] for d, reads in depends.items()}
+    )
 
 
 def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
