@@ -314,5 +314,96 @@ def crosscheck(
         console.print(f"[dim]{line}[/]", markup=True)
 
 
+game_app = typer.Typer(no_args_is_help=True, help="Play a standard game kept in a JSON file.")
+app.add_typer(game_app, name="game")
+GameFile = Annotated[str, typer.Argument(help="the saved game (JSON)")]
+
+
+@game_app.command("new")
+def game_new(
+    file: GameFile,
+    rules: Annotated[str, typer.Option("--rules", help="rule book: an edition name")] = "2025",
+) -> None:
+    """Start a game at the standard opening position and save it to FILE."""
+    from .savegame import new_game, save
+
+    if Path(file).exists():
+        raise fail(f"{file}: already exists; choose another file")
+    try:
+        save(new_game(rules), file)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    except OSError as error:
+        raise fail(f"{file}: cannot write: {error.strerror or error}") from error
+    out.print(f"{file}: new game, rules {rules}, Spring 1901 movement", markup=False)
+
+
+@game_app.command("order")
+def game_order(
+    file: GameFile,
+    orders: Annotated[list[str], typer.Argument(help="orders such as 'England: F LON - NTH'")],
+) -> None:
+    """Submit orders for the current phase; each order with a problem is reported and left
+    out, the others are kept (exit status 1 when some were left out)."""
+    from .savegame import load, save, submit
+
+    try:
+        game, problems = submit(load(file), orders)
+        save(game, file)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    except OSError as error:
+        raise fail(f"{file}: cannot write: {error.strerror or error}") from error
+    for text, problem in problems:
+        err.print(f"{file}: {text!r}: {problem}", markup=False)
+    out.print(f"{len(orders) - len(problems)} of {len(orders)} order(s) accepted", markup=False)
+    if problems:
+        raise typer.Exit(1)
+
+
+@game_app.command("adjudicate")
+def game_adjudicate(file: GameFile) -> None:
+    """Adjudicate the current phase with the orders submitted and save the next phase."""
+    from .savegame import adjudicate_game, load, save
+
+    try:
+        game = adjudicate_game(load(file))
+        save(game, file)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    except OSError as error:
+        raise fail(f"{file}: cannot write: {error.strerror or error}") from error
+    past = game.history[-1]
+    out.print(f"{past.position.phase}:", markup=False)
+    for r in past.outcomes:
+        reason = f" ({r.reason})" if r.reason else ""
+        out.print(f"  {r.order}: {r.result}{reason}", markup=False)
+    out.print(f"now {game.position.phase}", markup=False)
+
+
+@game_app.command("show")
+def game_show(file: GameFile) -> None:
+    """Print the phase, the units, the centres and the orders submitted so far."""
+    from .savegame import load
+
+    try:
+        game = load(file)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    position = game.position
+    out.print(f"{position.phase} (rules {game.rules}, phases played: {len(game.history)})")
+    for power in sorted({u.power for u in position.units} | {p for _, p in position.centres}):
+        units = ", ".join(str(u) for u in position.units if u.power == power)
+        centres = sorted(c.upper() for c, p in position.centres if p == power)
+        out.print(
+            f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}",
+            markup=False,
+        )
+    for d in position.dislodged:
+        out.print(f"dislodged: {d.unit.power} {d.unit} (from {d.attacker_from})", markup=False)
+    for given in game.orders:
+        out.print(f"order: {given}", markup=False)
+
+
 def main() -> None:
     app()

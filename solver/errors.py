@@ -32,3 +32,25 @@ class CaseFormatError(DipsatError):
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
+
+
+class SaveFileError(DipsatError):
+    """A saved game that cannot be read: cut short, not JSON, edited wrongly, or too new.
+
+    `line` and `column` place a JSON syntax error; `where` names the JSON field at fault,
+    such as `history[3].orders[2]`."""
+
+    def __init__(
+        self, message: str, path: str = "-", line: int = 0, column: int = 0, where: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.where = where
+
+    def __str__(self) -> str:
+        if self.where:
+            return f"{self.path}: {self.where}: {self.message}"
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"

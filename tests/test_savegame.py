@@ -1,0 +1,356 @@
+"""Saved games: round trips, bad files refused with their place, atomic saves under SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from solver.crosscheck.generate import _orders
+from solver.errors import DipsatError, SaveFileError
+from solver.notation import parse_given
+from solver.position import Phase, Position
+from solver.savegame import (
+    STANDARD_START,
+    SavedGame,
+    adjudicate_game,
+    from_json,
+    load,
+    new_game,
+    save,
+    to_json,
+)
+
+
+def played(phases: int = 7, seed: int = 0) -> SavedGame:
+    """A game from the standard start with random movement orders and default
+    retreats and builds, with orders submitted for the phase it stops in."""
+    game = new_game("2025")
+    for number in range(phases + 1):
+        if game.position.phase.kind.value == "movement":
+            orders = _orders(random.Random(f"{seed}-{number}"), game.position)
+            game = replace(game, orders=tuple(orders))
+        if number < phases:
+            game = adjudicate_game(game)
+    return game
+
+
+@pytest.fixture(scope="module")
+def game() -> SavedGame:
+    return played()
+
+
+def test_the_standard_start():
+    assert len(STANDARD_START.units) == 22
+    assert len(STANDARD_START.centres) == 22
+    assert str(STANDARD_START.unit_in("stp")) == "F St Petersburg(sc)"
+
+
+def test_a_played_game_round_trips(game, tmp_path):
+    assert len(game.history) == 7
+    assert game.orders
+    path = tmp_path / "game.json"
+    save(game, path)
+    again = load(path)
+    assert again == game
+    assert again.history[0].outcomes == game.history[0].outcomes
+    save(again, tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == path.read_bytes()
+    assert path.read_text().endswith("}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again.json", "game.json"]
+
+
+def test_standoffs_and_dislodged_units_round_trip():
+    text = to_json(new_game())
+    data = json.loads(text)
+    data["position"] = {
+        "phase": "F1901R",
+        "units": {"FRANCE": ["A BUR"], "RUSSIA": ["F STP/NC"]},
+        "centers": {"FRANCE": ["PAR"]},
+        "dislodged": {"GERMANY": {"F KIE": {"from": "HOL", "by_convoy": False}}},
+        "standoffs": ["BEL", "RUH"],
+    }
+    data["orders"] = ["Germany: F Kiel - Berlin"]
+    game = from_json(json.dumps(data))
+    assert game.position.standoffs == frozenset({"bel", "ruh"})
+    assert game.position.dislodged[0].attacker_from == "hol"
+    assert game.orders[0].order.__class__.__name__ == "Retreat"
+    assert from_json(to_json(game)) == game
+
+
+def test_saved_files_follow_the_published_schema(game, tmp_path):
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    validator.check_schema(schema)
+    for sample in (new_game(), game, played(4, seed=3)):
+        path = tmp_path / "g.json"
+        save(sample, path)
+        validator.validate(json.loads(path.read_text()))
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({**json.loads(to_json(game)), "version": 2})
+
+
+def edited(game: SavedGame, change) -> str:
+    data = json.loads(to_json(game))
+    change(data)
+    return json.dumps(data, indent=1)
+
+
+def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
+    """Bad file text by name, with the place the error must name."""
+    text = to_json(game)
+
+    def set_(path, value):
+        def change(data):
+            *head, last = path
+            for key in head:
+                data = data[key]
+            data[last] = value
+
+        return change
+
+    def drop(path):
+        def change(data):
+            *head, last = path
+            for key in head:
+                data = data[key]
+            del data[last]
+
+        return change
+
+    return {
+        "truncated": (text[: len(text) // 2], ":"),
+        "empty": ("", ":1:1:"),
+        "corrupted": (text.replace('"orders"', '"orders" :: ', 1), ":"),
+        "not an object": ("[1, 2]", "(top)"),
+        "no format": (edited(game, drop(["format"])), "format"),
+        "no position": (edited(game, drop(["position"])), "position"),
+        "history not a list": (edited(game, set_(["history"], {})), "history"),
+        "unknown field": (edited(game, set_(["extra"], 1)), "extra"),
+        "ill-typed version": (edited(game, set_(["version"], "1")), "version"),
+        "unknown rules": (edited(game, set_(["rules"], "1066")), "rules"),
+        "unknown province": (
+            edited(game, set_(["history", 3, "position", "units", "FRANCE"], ["A XYZ"])),
+            "history[3].position.units.FRANCE[0]",
+        ),
+        "bad coast": (
+            edited(game, set_(["position", "units", "RUSSIA"], ["F MOS/NC"])),
+            "position.units.RUSSIA[0]",
+        ),
+        "not a centre": (
+            edited(game, set_(["position", "centers", "FRANCE"], ["BUR"])),
+            "position.centers.FRANCE[0]",
+        ),
+        "unknown power": (
+            edited(game, set_(["position", "units", "PRUSSIA"], [])),
+            "position.units.PRUSSIA",
+        ),
+        "bad phase": (edited(game, set_(["position", "phase"], "X1901M")), "position.phase"),
+        "bad order": (
+            edited(game, set_(["history", 3, "orders", 2], "England: A Narnia - Paris")),
+            "history[3].orders[2]",
+        ),
+        "order not text": (edited(game, set_(["orders", 0], 7)), "orders[0]"),
+        "outcome missing result": (
+            edited(game, drop(["history", 1, "outcomes", 0, "result"])),
+            "history[1].outcomes[0].result",
+        ),
+        "two units in one province": (
+            edited(game, set_(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
+            "position",
+        ),
+    }
+
+
+def test_bad_files_are_refused_with_file_and_place(game, tmp_path):
+    for name, (text, place) in bad_files(game).items():
+        path = tmp_path / f"{name.replace(' ', '-')}.json"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(SaveFileError) as caught:
+            load(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}:"), (name, message)
+        assert place in message, (name, message)
+        assert isinstance(caught.value, DipsatError)
+
+
+def test_a_json_error_names_line_and_column(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text('{\n "format": "dipsat-game",\n "version": 1,,\n}\n')
+    with pytest.raises(SaveFileError) as caught:
+        load(path)
+    assert (caught.value.line, caught.value.column) == (3, 15)
+    assert str(caught.value).startswith(f"{path}:3:15: not valid JSON")
+
+
+def test_binary_and_missing_files_are_refused(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_bytes(b'{"format":\n "\xff"}')
+    with pytest.raises(SaveFileError, match=r":2:3: not UTF-8"):
+        load(path)
+    with pytest.raises(SaveFileError, match="cannot read"):
+        load(tmp_path / "absent.json")
+
+
+def test_a_future_version_is_refused(tmp_path):
+    data = json.loads(to_json(new_game()))
+    data.update(version=2, timelines=[])
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(
+        SaveFileError, match=r"version: written by a newer dipsat \(format version 2"
+    ):
+        load(path)
+
+
+def test_stored_orders_read_back_as_given(game):
+    for past in game.history:
+        kind = past.position.phase.kind.value
+        for given in past.orders:
+            assert parse_given(str(given), phase=kind) == given
+
+
+def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    save(new_game(), path)
+    before = path.read_bytes()
+
+    def broken(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(OSError, match="disk full"):
+        save(played(2), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+
+
+def test_new_game_refuses_unknown_rules():
+    with pytest.raises(DipsatError, match="unknown rule book"):
+        new_game("1066")
+    assert new_game("dptg").position == Position(
+        Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres
+    )
+
+
+WRITER = """
+import sys
+from dataclasses import replace
+from solver.savegame import load, save
+small = load(sys.argv[2])
+padded = tuple(replace(p, orders=()) for p in small.history)
+games = [replace(small, history=padded * n) for n in (120, 121)]
+while True:
+    for game in games:
+        save(game, sys.argv[1])
+        print(len(game.history), flush=True)
+"""
+
+
+def test_a_killed_save_leaves_the_old_or_the_new_file(game, tmp_path):
+    """A writer saving games of 2.7 MB in a loop, killed at random moments: the file
+    always loads, as one of the two games, and only hidden temporary files are left."""
+    seed = tmp_path / "seed.json"
+    save(game, seed)
+    padded = tuple(replace(p, orders=()) for p in game.history)
+    games = {n * len(padded): replace(game, history=padded * n) for n in (120, 121)}
+    assert len(to_json(games[120 * len(padded)])) > 2_500_000
+    path = tmp_path / "game.json"
+    save(games[120 * len(padded)], path)
+    rng = random.Random(9)
+    for _ in range(10):
+        child = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), str(seed)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(rng.randint(1, 3)):  # let it finish a few saves, then kill it
+            assert int(child.stdout.readline()) in games
+        time.sleep(rng.uniform(0.0, 0.2))  # most often in the middle of the next save
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        loaded = load(path)
+        assert loaded == games[len(loaded.history)]
+        for stray in tmp_path.iterdir():
+            assert stray in (path, seed) or (
+                stray.name.startswith(".game.json.") and stray.suffix == ".tmp"
+            )
+
+
+def test_a_save_replaces_an_existing_file_not_a_temporary_one(tmp_path):
+    path = Path(tmp_path / "g.json")
+    (tmp_path / ".g.json.leftover.tmp").write_text("half a fi")
+    save(new_game(), path)
+    assert load(path) == new_game()
+
+
+def dipsat(*args):
+    """The command line run in this process (a subprocess per call would take seconds)."""
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_a_game_played_on_the_command_line(tmp_path):
+    path = str(tmp_path / "g.json")
+    assert dipsat("game", "new", path, "--rules", "dptg").exit_code == 0
+    assert dipsat("game", "new", path).exit_code == 2  # never overwrites a game
+    result = dipsat(
+        "game",
+        "order",
+        path,
+        "England: F LON - NTH",
+        "France: A PAR - BUR",
+        "Germany: A MUN - BUR",
+        "England: F LON - ENG",
+        "Prussia: A BER H",
+        "France: A LON H",
+        "France: A MAR R SPA",
+    )
+    assert result.exit_code == 1
+    assert result.stdout.strip() == "3 of 7 order(s) accepted"
+    problems = result.stderr.splitlines()
+    assert problems == [
+        f"{path}: 'England: F LON - ENG': London already has an order this phase",
+        f"{path}: 'Prussia: A BER H': cannot read: 1: expected a power before ':', found 'Prussia'",
+        f"{path}: 'France: A LON H': no France unit in London",
+        f"{path}: 'France: A MAR R SPA': not an order for a movement phase",
+    ]
+    assert len(load(path).orders) == 3
+    shown = dipsat("game", "show", path)
+    assert "order: France: A Paris - Burgundy" in shown.stdout
+    result = dipsat("game", "adjudicate", path)
+    assert result.exit_code == 0, result.stderr
+    assert "France: A Paris - Burgundy: fails (bounced by A Munich)" in result.stdout
+    game = load(path)
+    assert (game.rules, str(game.position.phase)) == ("dptg", "Fall 1901 movement")
+    assert str(game.position.unit_in("nth")) == "F North Sea"
+    assert game.history[0].outcomes[0].result == "succeeds"
+
+
+def test_the_command_line_reports_a_bad_save_file(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text('{"format": "dipsat-game", "version": 1,')
+    for command in ("show", "adjudicate"):
+        result = dipsat("game", command, str(path))
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"{path}:1:")
+        assert "Traceback" not in result.stderr
+    result = dipsat("game", "order", str(path), "England: F LON H")
+    assert (result.exit_code, result.stderr.startswith(f"{path}:1:")) == (2, True)
+    assert path.read_text() == '{"format": "dipsat-game", "version": 1,'
