@@ -314,7 +314,9 @@ def crosscheck(
         console.print(f"[dim]{line}[/]", markup=True)
 
 
-game_app = typer.Typer(no_args_is_help=True, help="Play a standard game kept in a JSON file.")
+game_app = typer.Typer(
+    no_args_is_help=True, help="Play a standard or a multiverse game kept in a JSON file."
+)
 app.add_typer(game_app, name="game")
 GameFile = Annotated[str, typer.Argument(help="the saved game (JSON)")]
 
@@ -323,19 +325,23 @@ GameFile = Annotated[str, typer.Argument(help="the saved game (JSON)")]
 def game_new(
     file: GameFile,
     rules: Annotated[str, typer.Option("--rules", help="rule book: an edition name")] = "2025",
+    multiverse: Annotated[
+        bool, typer.Option("--multiverse", help="a 5D game: timeline a at the opening")
+    ] = False,
 ) -> None:
     """Start a game at the standard opening position and save it to FILE."""
-    from .savegame import new_game, save
+    from .savegame import new_game, new_multiverse, save
 
     if Path(file).exists():
         raise fail(f"{file}: already exists; choose another file")
     try:
-        save(new_game(rules), file)
+        save(new_multiverse(rules) if multiverse else new_game(rules), file)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
-    out.print(f"{file}: new game, rules {rules}, Spring 1901 movement", markup=False)
+    kind = "multiverse game" if multiverse else "game"
+    out.print(f"{file}: new {kind}, rules {rules}, Spring 1901 movement", markup=False)
 
 
 @game_app.command("order")
@@ -345,10 +351,14 @@ def game_order(
 ) -> None:
     """Submit orders for the current phase; each order with a problem is reported and left
     out, the others are kept (exit status 1 when some were left out)."""
-    from .savegame import load, save, submit
+    from .savegame import SavedMultiverse, load_any, save, submit, submit_multiverse
 
     try:
-        game, problems = submit(load(file), orders)
+        game = load_any(file)
+        if isinstance(game, SavedMultiverse):
+            game, problems = submit_multiverse(game, orders)
+        else:
+            game, problems = submit(game, orders)
         save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
@@ -364,10 +374,13 @@ def game_order(
 @game_app.command("adjudicate")
 def game_adjudicate(file: GameFile) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
-    from .savegame import adjudicate_game, load, save
+    from .savegame import SavedMultiverse, adjudicate_game, load_any, save
 
     try:
-        game = adjudicate_game(load(file))
+        game = load_any(file)
+        if isinstance(game, SavedMultiverse):
+            return _multiverse_adjudicate(file, game)
+        game = adjudicate_game(game)
         save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
@@ -384,23 +397,72 @@ def game_adjudicate(file: GameFile) -> None:
 @game_app.command("show")
 def game_show(file: GameFile) -> None:
     """Print the phase, the units, the centres and the orders submitted so far."""
-    from .savegame import load
+    from .savegame import SavedMultiverse, load_any
 
     try:
-        game = load(file)
+        game = load_any(file)
     except DipsatError as error:
         raise fail(str(error)) from error
+    if isinstance(game, SavedMultiverse):
+        return _multiverse_show(game)
     position = game.position
     out.print(f"{position.phase} (rules {game.rules}, phases played: {len(game.history)})")
+    _print_position(position)
+    for given in game.orders:
+        out.print(f"order: {given}", markup=False)
+
+
+def _print_position(position, indent: str = "") -> None:
+    """Each power's units and centres, then the dislodged units."""
     for power in sorted({u.power for u in position.units} | {p for _, p in position.centres}):
         units = ", ".join(str(u) for u in position.units if u.power == power)
         centres = sorted(c.upper() for c, p in position.centres if p == power)
-        out.print(
-            f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}",
-            markup=False,
-        )
+        line = f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}"
+        out.print(indent + line, markup=False)
     for d in position.dislodged:
-        out.print(f"dislodged: {d.unit.power} {d.unit} (from {d.attacker_from})", markup=False)
+        origin = f" (from {d.attacker_from})" if d.attacker_from else ""
+        out.print(f"{indent}dislodged: {d.unit.power} {d.unit}{origin}", markup=False)
+
+
+def _multiverse_adjudicate(file: str, game) -> None:
+    from .multiverse import step
+    from .orders import timeline_name
+    from .rules import rule_book
+    from .savegame import SavedMultiverse, save
+
+    done = step(game.multiverse, game.orders, rule_book(game.rules))
+    save(SavedMultiverse(game.rules, done.after, ()), file)
+    for o in done.outcomes:
+        reason = f" ({o.reason})" if o.reason else ""
+        out.print(f"  {o.given}: {o.label}{reason}", markup=False)
+    for fork in done.forks:
+        source = f"{timeline_name(fork.source[0])}@{fork.source[1]}"
+        out.print(f"timeline {timeline_name(fork.timeline)} forks from {source}", markup=False)
+    _print_heads(done.after)
+
+
+def _print_heads(mv) -> None:
+    from .orders import timeline_name
+
+    for timeline, head in sorted(mv.heads().items()):
+        out.print(
+            f"head {timeline_name(timeline)}@{head.turn}: {head.position.phase}", markup=False
+        )
+
+
+def _multiverse_show(game) -> None:
+    from .orders import timeline_name
+
+    mv = game.multiverse
+    out.print(
+        f"multiverse (rules {game.rules}): {len(mv.origins)} timeline(s), "
+        f"{len(mv.boards)} board(s)",
+        markup=False,
+    )
+    for timeline, head in sorted(mv.heads().items()):
+        name = f"{timeline_name(timeline)}@{head.turn}"
+        out.print(f"head {name}: {head.position.phase}", markup=False)
+        _print_position(head.position, "  ")
     for given in game.orders:
         out.print(f"order: {given}", markup=False)
 

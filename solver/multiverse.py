@@ -40,6 +40,7 @@ from .orders import (
     Waive,
     apply_board_defaults,
     spacetime_code,
+    timeline_name,
 )
 from .outcomes import Illegal, Outcome
 from .phases import SOLO_CENTRES, after_movement, game_status
@@ -169,6 +170,10 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     return Given(given.power, apply_board_defaults(order, here.timeline, here.turn))
 
 
+def _board_name(key: BoardKey) -> str:
+    return f"{timeline_name(key[0])}@{key[1]}"
+
+
 def _board_of(place: Place) -> BoardKey | None:
     if place.timeline is None or place.turn is None:
         return None
@@ -252,6 +257,15 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
                     outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
         else:
             movement_heads.add(key)
+    # A head that owes another phase this step takes no part in the movement.
+    elsewhere = head_keys - movement_heads
+    for k in sorted(movement_heads):
+        for i in by_head[k]:
+            busy = sorted(_boards_named(givens[i].order) & elsewhere)
+            if outcomes[i] is None and busy:
+                owed = heads[busy[0][0]].position.phase
+                why = f"{_board_name(busy[0])} settles its {owed} this step"
+                outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
     moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
     forks: list[Fork] = []
     revised: tuple[Outcome, ...] = ()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -25,3 +28,39 @@ def all_cases():
     from solver.cases import case_files, read_cases
 
     return [case for path in case_files([ROOT / "cases"]) for case in read_cases(path)]
+
+
+def played(phases: int = 7, seed: int | str = 0):
+    """A game from the standard start with random movement orders and default
+    retreats and builds, with orders submitted for the phase it stops in."""
+    import random
+    from dataclasses import replace
+
+    from solver.crosscheck.generate import _orders
+    from solver.savegame import adjudicate_game, new_game
+
+    game = new_game("2025")
+    for number in range(phases + 1):
+        if game.position.phase.kind.value == "movement":
+            orders = _orders(random.Random(f"{seed}-{number}"), game.position)
+            game = replace(game, orders=tuple(orders))
+        if number < phases:
+            game = adjudicate_game(game)
+    return game
+
+
+def under_hash_seeds(script: str, *seeds: str) -> list[bytes]:
+    """What a Python script prints, run in a fresh process under each PYTHONHASHSEED."""
+    runs = []
+    for hash_seed in seeds:
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
+        runs.append(done.stdout)
+    return runs

@@ -8,13 +8,10 @@ string, which every assertion message names.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,18 +219,7 @@ print(json.dumps(data, indent=2))
 
 def test_output_does_not_depend_on_the_hash_seed():
     """What `dipsat adjudicate --json` prints (explain, as JSON) for 20 random turns."""
-    runs = []
-    for hash_seed in ("0", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", _RENDER],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            timeout=120,
-            check=True,
-        )
-        runs.append(done.stdout)
+    runs = under_hash_seeds(_RENDER, "0", "12345")
     reports = json.loads(runs[0])
     assert [r["case"] for r in reports] == [f"det-{i}" for i in range(20)]
     results = {o["result"] for r in reports for o in r["phases"][0]["orders"]}

@@ -13,35 +13,20 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, played
 
-from solver.crosscheck.generate import _orders
 from solver.errors import DipsatError, SaveFileError
 from solver.notation import parse_given
 from solver.position import Phase, Position
 from solver.savegame import (
     STANDARD_START,
     SavedGame,
-    adjudicate_game,
     from_json,
     load,
     new_game,
     save,
     to_json,
 )
-
-
-def played(phases: int = 7, seed: int = 0) -> SavedGame:
-    """A game from the standard start with random movement orders and default
-    retreats and builds, with orders submitted for the phase it stops in."""
-    game = new_game("2025")
-    for number in range(phases + 1):
-        if game.position.phase.kind.value == "movement":
-            orders = _orders(random.Random(f"{seed}-{number}"), game.position)
-            game = replace(game, orders=tuple(orders))
-        if number < phases:
-            game = adjudicate_game(game)
-    return game
 
 
 @pytest.fixture(scope="module")

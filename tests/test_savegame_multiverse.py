@@ -1,0 +1,262 @@
+"""Saved multiverse games: round trips of every board and record, stepping on after loading,
+bad files refused with their place, the published schema."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from conftest import ROOT
+from test_multiverse import REPEATED, play
+
+from solver.errors import SaveFileError
+from solver.multiverse import step
+from solver.notation import parse_given
+from solver.rules import DATC_2025
+from solver.savegame import (
+    SavedMultiverse,
+    any_from_json,
+    from_json,
+    load,
+    load_any,
+    load_multiverse,
+    multiverse_from_json,
+    new_game,
+    new_multiverse,
+    save,
+    step_multiverse,
+    to_json,
+)
+
+NEXT = (
+    "Austria: A c-Tyrolia@1 Retreats to c-Vienna@1",
+    "Germany: A a-Munich@3 - a-Tyrolia@2",
+    "Austria: A a-Tyrolia@3 Holds",
+    "Germany: A a-Bohemia@3 Supports A a-Munich@3 - a-Tyrolia@2",
+)
+
+
+@pytest.fixture(scope="module")
+def game() -> SavedMultiverse:
+    """Three steps with two forks off a@0 (timelines b and c): past boards with records,
+    a fork owing a retreat, one owing an adjustment, and orders submitted for the next step."""
+    mv = play(DATC_2025, *REPEATED)
+    return SavedMultiverse("2025", mv, tuple(parse_given(t) for t in NEXT))
+
+
+def test_the_sample_is_not_trivial(game):
+    mv = game.multiverse
+    assert dict(mv.origins) == {0: None, 1: (0, 0), 2: (0, 0)}
+    assert sum(b.record is not None for b in mv.boards) >= 3
+    assert any(b.created is not None for b in mv.boards)
+    assert any(b.position.dislodged for b in mv.boards)
+    assert any(o.reason is not None for b in mv.boards if b.record for o in b.record.outcomes)
+
+
+def test_a_multiverse_round_trips(game, tmp_path):
+    path = tmp_path / "mv.json"
+    save(game, path)
+    again = load_multiverse(path)
+    assert again == game
+    assert again.multiverse == game.multiverse
+    for mine, theirs in zip(again.multiverse.boards, game.multiverse.boards, strict=True):
+        assert mine.record == theirs.record
+        assert mine.created == theirs.created
+    assert load_any(path) == game
+    save(again, tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_bytes() == path.read_bytes()
+    data = json.loads(path.read_text())
+    assert data["variant"] == "multiverse"
+    assert data["version"] == 1
+
+
+def test_a_loaded_multiverse_steps_on_like_the_original(game):
+    again = multiverse_from_json(to_json(game))
+    mine = step(game.multiverse, game.orders, DATC_2025)
+    theirs = step(again.multiverse, again.orders, DATC_2025)
+    assert mine.forks  # the supported move into a@2 succeeds and forks timeline d
+    assert theirs.after == mine.after
+    assert theirs.outcomes == mine.outcomes
+    assert step_multiverse(again) == SavedMultiverse("2025", mine.after, ())
+    after = step_multiverse(again)
+    assert multiverse_from_json(to_json(after)) == after
+
+
+def test_a_new_multiverse_and_the_standard_reader():
+    fresh = new_multiverse("2023")
+    assert multiverse_from_json(to_json(fresh)) == fresh
+    assert len(fresh.multiverse.boards) == 1
+    with pytest.raises(SaveFileError, match="variant"):
+        from_json(to_json(fresh), "mv.json")
+    standard = new_game()
+    assert any_from_json(to_json(standard)) == standard
+    with pytest.raises(SaveFileError, match="variant"):
+        multiverse_from_json(to_json(standard))
+
+
+def test_a_dislodgement_from_another_board_round_trips(game):
+    data = json.loads(to_json(game))
+    dislodged = data["boards"][-1]["position"]["dislodged"]
+    (unit,) = dislodged["AUSTRIA"]
+    dislodged["AUSTRIA"][unit]["from"] = ""
+    loaded = multiverse_from_json(json.dumps(data))
+    assert loaded.multiverse.boards[-1].position.dislodged[0].attacker_from == ""
+    assert json.loads(to_json(loaded)) == data
+
+
+def _edit(game: SavedMultiverse, change) -> str:
+    data = json.loads(to_json(game))
+    change(data)
+    return json.dumps(data)
+
+
+def _set(path, value):
+    def change(data):
+        *head, last = path
+        for key in head:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def _append_copy_of_first_board(data):
+    data["boards"].append(copy.deepcopy(data["boards"][0]))
+
+
+def _drop_last_origin(data):
+    del data["origins"][-1]
+
+
+BAD = {
+    "negative timeline": (_set(["boards", 0, "timeline"], -1), "boards[0].timeline"),
+    "turn not a number": (_set(["boards", 1, "turn"], "1"), "boards[1].turn"),
+    "turn off its phase": (_set(["boards", 1, "turn"], 5), "boards[1].position.phase"),
+    "duplicate board": (_append_copy_of_first_board, "boards[7]"),
+    "origin to a missing board": (_set(["origins", 1, 1], [0, 9]), "origins[1][1]"),
+    "origin not a pair": (_set(["origins", 1], [1]), "origins[1]"),
+    "timeline without origin": (_drop_last_origin, "boards[6].timeline"),
+    "decision not a triple": (
+        _set(["boards", 0, "record", "decisions", 0], ["move", "mun@0:0"]),
+        "boards[0].record.decisions[0]",
+    ),
+    "decision of no kind": (
+        _set(["boards", 0, "record", "decisions", 0, 0], "jump"),
+        "boards[0].record.decisions[0][0]",
+    ),
+    "decision on another board": (
+        _set(["boards", 0, "record", "decisions", 0, 1], "tyr@1:0"),
+        "boards[0].record.decisions[0][1]",
+    ),
+    "decision value not a bool": (
+        _set(["boards", 0, "record", "decisions", 1, 2], 1),
+        "boards[0].record.decisions[1]",
+    ),
+    "unreadable recorded order": (
+        _set(["boards", 1, "record", "orders", 0], "Germany: A Nowhere - Tyrolia"),
+        "boards[1].record.orders[0]",
+    ),
+    "unknown reason": (
+        _set(["boards", 0, "record", "outcomes", 1, "reason", "kind"], "teleported"),
+        "boards[0].record.outcomes[1].reason.kind",
+    ),
+    "outcome without flag": (
+        _set(["boards", 0, "record", "outcomes", 0, "dislodged"], None),
+        "boards[0].record.outcomes[0].dislodged",
+    ),
+    "bad position": (_set(["boards", 2, "position", "units"], []), "boards[2].position.units"),
+    "bad pending order": (_set(["orders", 0], "Austria: hold everything"), "orders[0]"),
+    "future version": (_set(["version"], 2), "version"),
+    "unknown rules": (_set(["rules"], "5d"), "rules"),
+    "unknown field": (_set(["boards", 0, "extra"], 1), "boards[0].extra"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_files_name_the_place(game, tmp_path, name):
+    change, where = BAD[name]
+    path = tmp_path / "bad.json"
+    path.write_text(_edit(game, change))
+    with pytest.raises(SaveFileError) as caught:
+        load_multiverse(path)
+    assert caught.value.path == str(path)
+    assert caught.value.where == where, str(caught.value)
+    assert str(caught.value).startswith(f"{path}: {where}: ")
+    with pytest.raises(SaveFileError):
+        load_any(path)
+
+
+def test_the_sample_has_the_shape_the_bad_files_assume(game):
+    data = json.loads(to_json(game))
+    assert len(data["boards"]) == 7
+    assert data["boards"][6]["timeline"] == 2
+    assert data["boards"][0]["record"]["outcomes"][1]["reason"]["kind"] == "bounced"
+
+
+def test_saved_multiverse_files_follow_the_published_schema(game, tmp_path):
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    validator.check_schema(schema)
+    for sample in (new_multiverse(), game, step_multiverse(game), new_game()):
+        path = tmp_path / "mv.json"
+        save(sample, path)
+        validator.validate(json.loads(path.read_text()))
+    data = json.loads(to_json(game))
+    for change, _ in (BAD["decision of no kind"], BAD["future version"], BAD["unknown field"]):
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate(json.loads(_edit(game, change)))
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({**data, "history": []})
+    assert load(tmp_path / "mv.json") == new_game()
+
+
+def dipsat(*args):
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_a_multiverse_game_played_on_the_command_line(tmp_path):
+    path = str(tmp_path / "mv.json")
+    assert dipsat("game", "new", path, "--multiverse").exit_code == 0
+    result = dipsat("game", "order", path, "Germany: A MUN - TYR", "Austria: A VIE - TYR")
+    assert (result.exit_code, result.stdout.strip()) == (0, "2 of 2 order(s) accepted")
+    assert load_multiverse(path).orders[0] == parse_given("Germany: A a-Munich@0 - a-Tyrolia@0")
+    result = dipsat("game", "adjudicate", path)
+    assert result.exit_code == 0, result.stderr
+    assert "Germany: A a-Munich@0 - a-Tyrolia@0: fails" in result.stdout
+    result = dipsat(
+        "game",
+        "order",
+        path,
+        "Germany: A Munich Supports A a-Munich@0 - a-Tyrolia@0",
+        "Germany: A a-Berlin@0 Holds",
+        "Austria: A Munich Holds",
+        "Germany: A a-Munich@1 Holds",
+        "Germany: Waive",
+    )
+    assert result.exit_code == 1
+    assert result.stdout.strip() == "1 of 5 order(s) accepted"
+    assert [line.split("': ")[1] for line in result.stderr.splitlines()] == [
+        "a-Berlin@0 is not on a head board",
+        "no Austria unit in a-Munich@1",
+        "a-Munich@1 already has an order this step",
+        "a waive names no board; leave the build out instead",
+    ]
+    assert all(line.startswith(f"{path}: '") for line in result.stderr.splitlines())
+    result = dipsat("game", "adjudicate", path)
+    assert result.exit_code == 0, result.stderr
+    assert "timeline b forks from a@0" in result.stdout
+    shown = dipsat("game", "show", path)
+    assert shown.exit_code == 0, shown.stderr
+    assert "2 timeline(s)" in shown.stdout
+    assert "head b@1: Fall 1901 movement" in shown.stdout
+    assert "Germany: A Berlin, F Kiel, A Tyrolia;" in shown.stdout
+    game = load_multiverse(path)
+    assert dict(game.multiverse.origins) == {0: None, 1: (0, 0)}
+    assert load_any(path) == game
