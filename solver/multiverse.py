@@ -170,6 +170,11 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     return Given(given.power, apply_board_defaults(order, here.timeline, here.turn))
 
 
+def _recorded(board: MBoard) -> tuple[Given, ...]:
+    """The orders a board recorded (none for a board not yet adjudicated)."""
+    return board.record.orders if board.record is not None else ()
+
+
 def _board_name(key: BoardKey) -> str:
     return f"{timeline_name(key[0])}@{key[1]}"
 
@@ -335,12 +340,18 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     # The recorded orders of those past boards: their own and those that acted on them.
     history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
     # Boards those orders name take part too, with their recorded decisions.
+    # So do the boards their own recorded orders name, and so on: a recorded move must find
+    # its destination in the joint turn, or the unit would stay where another arrives.
     context: set[BoardKey] = set()
-    for given in history:
-        context |= {k for k in _boards_named(given.order) if k in boards} - touched
+    frontier = list(history)
+    while frontier:
+        for k in _boards_named(frontier.pop().order):
+            if k in boards and k not in touched and k not in context:
+                context.add(k)
+                frontier += _recorded(boards[k])
     joint = touched | context
     links = set()
-    for given in [*givens, *history, *(g for k in context for g in boards[k].record.orders)]:
+    for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
         named = sorted(k for k in _boards_named(given.order) if k in joint)
         links |= {(a, b) for a in named for b in named if a < b}
     convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
@@ -357,11 +368,12 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         for key in sorted(joint)
         for u in boards[key].position.units
     ]
-    known = [g for k in sorted(context) for g in boards[k].record.orders]
+    known = [g for k in sorted(context) for g in _recorded(boards[k])]
     every = list(dict.fromkeys(givens + history + known))
     fixed = {
         d: v
         for key in sorted(context)
+        if boards[key].record is not None
         for d, v in boards[key].record.decisions.items()
         if _split(d[1])[1] == key
     }
@@ -377,7 +389,8 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     revised = tuple(resolution.outcomes[index[g]] for g in history)
     recorded_moves: dict[Decision, bool] = {}
     for key in past | context:
-        recorded_moves.update(boards[key].record.decisions)
+        if boards[key].record is not None:
+            recorded_moves.update(boards[key].record.decisions)
 
     ordered_now = {c.unit.province for c in resolution.turn.checked[: len(givens)] if c.unit}
     per_board = _split_results(resolution, ordered_now)

@@ -20,9 +20,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import fields, replace
 
-import pytest
 from conftest import under_hash_seeds
-from hypothesis import given, reject, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.checker import check_resolution
@@ -55,7 +54,7 @@ BOOKS = {
 # StepScope.PHASE is kept out: random scenarios still crash in multiverse._movement when a
 # board brought in as context has no record (a head that settled an owed phase) — a known
 # bug listed in docs/reliability.md; the narrower case is fixed (see the test below).
-STEPPING = sorted(name for name in BOOKS if name != "2025+phase")
+STEPPING = sorted(BOOKS)
 
 
 # -- scenarios -----------------------------------------------------------------------------
@@ -154,15 +153,10 @@ def play(
         try:
             result = step(mv, orders, BOOKS[book])
         except DipsatError as error:  # documented, but these are well-formed multiverses
-            if KNOWN_BUG in str(error):
-                reject()  # see test_a_context_board_whose_record_leaves_the_joint_turn
             raise AssertionError(f"{label}: {error}") from error
         yield label, orders, result
         mv = result.after
 
-
-# A known bug, rejected so that the properties test the rest; remove when fixed.
-KNOWN_BUG = "two units in one province"
 
 scenarios = st.tuples(st.integers(0, 10**9), st.integers(1, 6), st.integers(1, 3))
 
@@ -245,12 +239,11 @@ def test_phase_scope_order_into_a_head_that_owes_a_phase():
     assert "b@1 settles its Spring 1901 retreat" in str(outcome.reason), outcome.reason
 
 
-@pytest.mark.xfail(strict=True, raises=DipsatError, reason="bug: see the docstring")
 def test_a_context_board_whose_record_leaves_the_joint_turn():
     """a@1 recorded a move into c@1, and c@1 a fleet leaving for b@1 while an army took
-    its place.  Re-adjudicating a@1 brings in c@1 with its recorded decisions, but not b@1:
-    the fleet's order cannot leave the joint board, it stays, the army's fixed move enters,
-    and building the position after the movement raises 'two units in one province'."""
+    its place.  Re-adjudicating a@1 brings in c@1 with its recorded decisions, and b@1
+    too, which c@1's record names: without it the fleet could not leave, and the step
+    raised 'two units in one province' (found by these properties)."""
 
     def at(*units):
         placed = tuple(Unit(Location(p), t, power) for p, t, power in units)
@@ -270,7 +263,11 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
     first = step(mv, [parse_given(o) for o in orders])
     assert [o.result for o in first.outcomes] == ["succeeds"] * 3
     again = step(first.after, [parse_given("Germany: A c-Tyrolia@2 - a-Bohemia@1")])
-    assert len(again.outcomes) == 1
+    # Germany owns no centre on c, so its armies there are gone after c's winter: the order
+    # is illegal, but a@1 and c@1 are adjudicated again all the same, consistently
+    assert [o.result for o in again.outcomes] == ["illegal"]
+    assert check_resolution(again.resolution) == []
+    assert again.after.board((1, 2)).position.unit_in("stp") is not None  # the fleet left
 
 
 # -- 2. units are conserved: heads keep theirs, moves carry them, past moves fork --------------
