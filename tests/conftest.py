@@ -64,3 +64,9 @@ def under_hash_seeds(script: str, *seeds: str) -> list[bytes]:
         )
         runs.append(done.stdout)
     return runs
+
+
+def fuzz_examples(default: int) -> int:
+    """How many examples a fuzz test tries: `default`, or DIPSAT_FUZZ_EXAMPLES when set
+    (the longer run documented in docs/reliability.md)."""
+    return int(os.environ.get("DIPSAT_FUZZ_EXAMPLES", default))

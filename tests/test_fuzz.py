@@ -10,19 +10,18 @@ is the longer run described in docs/reliability.md.
 from __future__ import annotations
 
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conftest import played
+from conftest import fuzz_examples, played
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from solver.errors import DipsatError, SaveFileError
 from solver.savegame import SavedGame, load, save, to_json
 
-EXAMPLES = int(os.environ.get("DIPSAT_FUZZ_EXAMPLES", "50"))
+EXAMPLES = fuzz_examples(50)
 
 _FUZZ = settings(
     max_examples=EXAMPLES,

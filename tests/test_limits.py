@@ -8,7 +8,7 @@ import pytest
 
 from solver.adjudicate import adjudicate
 from solver.cases import MAX_CASE_FILE_BYTES, read_cases
-from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError
+from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
 from solver.multiverse import MAX_TIMELINES, MBoard, Multiverse, step
 from solver.notation import MAX_ORDER_CHARS, parse_given
 from solver.position import SPRING_1901, Position
@@ -47,3 +47,31 @@ def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
     with pytest.raises(SolverTimeout, match="time limit"):
         adjudicate(case.position, orders, config=SolverConfig(max_time_in_seconds=0.0))
     assert adjudicate(case.position, orders).cores  # with time, it is settled
+
+
+def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch) -> None:
+    import solver.savegame as savegame
+
+    monkeypatch.setattr(savegame, "MAX_SAVE_FILE_BYTES", 1000)
+    path = tmp_path / "game.json"
+    savegame.save(savegame.new_game(), path)
+    assert path.stat().st_size > 1000
+    with pytest.raises(SaveFileError, match="larger than 1000 bytes") as caught:
+        savegame.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
+    from solver.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
+
+    line = '{"id": "t1", "padding": "' + "x" * MAX_REPLY_BYTES + '"}'
+    with pytest.raises(ProtocolError, match=f"at most {MAX_REPLY_BYTES}"):
+        read_reply(line, "t1")
+
+
+@pytest.mark.parametrize("line", ['{"id": ' + "1" * 5000 + "}", "[" * 100_000])
+def test_a_reply_python_cannot_parse_is_a_protocol_error(line: str) -> None:
+    from solver.crosscheck.protocol import ProtocolError, read_reply
+
+    with pytest.raises(ProtocolError, match="expected a JSON object"):
+        read_reply(line, "t1")

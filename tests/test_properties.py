@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from conftest import ROOT, under_hash_seeds
+from conftest import ROOT, fuzz_examples, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -255,13 +255,13 @@ def _parse_or_documented_error(text: str, phase: str | None) -> None:
     assert parse_given(str(result)) == result, text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fuzz_examples(300), deadline=None)
 @given(st.text(max_size=80), _PHASES)
 def test_parser_raises_only_documented_errors_on_any_text(text, phase):
     _parse_or_documented_error(text, phase)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fuzz_examples(300), deadline=None)
 @given(
     st.sampled_from(_ORDER_SAMPLES),
     st.lists(st.tuples(st.integers(0, 60), st.integers(0, 3), st.text(max_size=3)), max_size=4),
@@ -304,7 +304,9 @@ def _read_or_documented_error(path: Path, text: str) -> None:
 
 
 _FUZZ = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=fuzz_examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 

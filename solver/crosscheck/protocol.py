@@ -157,6 +157,8 @@ def read_reply(line: str, request_id: str) -> dict:
         raise ProtocolError(
             f"expected a JSON object on one line: {err.msg} at column {err.colno}"
         ) from err
+    except (ValueError, RecursionError) as err:  # an integer too long, nesting too deep
+        raise ProtocolError(f"expected a JSON object on one line: {err}") from err
     if not isinstance(data, dict):
         raise ProtocolError("expected a JSON object")
     if data.get("id") != request_id:
