@@ -102,7 +102,8 @@ def settle(
     their values and are not subject to their equations."""
     config = config or SolverConfig()
     decisions = structure.decisions()
-    history = {d: v for d, v in (recorded or {}).items() if d in set(decisions)}
+    in_turn = set(decisions)
+    history = {d: v for d, v in (recorded or {}).items() if d in in_turn}
     fixed: dict[Decision, bool] = dict(history)
     forced: dict[Decision, bool] = {}
     cores: list[Core] = []

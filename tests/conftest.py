@@ -70,3 +70,27 @@ def fuzz_examples(default: int) -> int:
     """How many examples a fuzz test tries: `default`, or DIPSAT_FUZZ_EXAMPLES when set
     (the longer run documented in docs/reliability.md)."""
     return int(os.environ.get("DIPSAT_FUZZ_EXAMPLES", default))
+
+
+def json_set(path: list, value):
+    """An edit of parsed JSON: put `value` at `path` (keys and indices)."""
+
+    def change(data) -> None:
+        *head, last = path
+        for key in head:
+            data = data[key]
+        data[last] = value
+
+    return change
+
+
+def json_drop(path: list):
+    """An edit of parsed JSON: delete what is at `path`."""
+
+    def change(data) -> None:
+        *head, last = path
+        for key in head:
+            data = data[key]
+        del data[last]
+
+    return change

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, played
+from conftest import ROOT, json_drop, json_set, played
 
 from solver.errors import DipsatError, SaveFileError
 from solver.notation import parse_given
@@ -96,63 +96,45 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
     """Bad file text by name, with the place the error must name."""
     text = to_json(game)
 
-    def set_(path, value):
-        def change(data):
-            *head, last = path
-            for key in head:
-                data = data[key]
-            data[last] = value
-
-        return change
-
-    def drop(path):
-        def change(data):
-            *head, last = path
-            for key in head:
-                data = data[key]
-            del data[last]
-
-        return change
-
     return {
         "truncated": (text[: len(text) // 2], ":"),
         "empty": ("", ":1:1:"),
         "corrupted": (text.replace('"orders"', '"orders" :: ', 1), ":"),
         "not an object": ("[1, 2]", "(top)"),
-        "no format": (edited(game, drop(["format"])), "format"),
-        "no position": (edited(game, drop(["position"])), "position"),
-        "history not a list": (edited(game, set_(["history"], {})), "history"),
-        "unknown field": (edited(game, set_(["extra"], 1)), "extra"),
-        "ill-typed version": (edited(game, set_(["version"], "1")), "version"),
-        "unknown rules": (edited(game, set_(["rules"], "1066")), "rules"),
+        "no format": (edited(game, json_drop(["format"])), "format"),
+        "no position": (edited(game, json_drop(["position"])), "position"),
+        "history not a list": (edited(game, json_set(["history"], {})), "history"),
+        "unknown field": (edited(game, json_set(["extra"], 1)), "extra"),
+        "ill-typed version": (edited(game, json_set(["version"], "1")), "version"),
+        "unknown rules": (edited(game, json_set(["rules"], "1066")), "rules"),
         "unknown province": (
-            edited(game, set_(["history", 3, "position", "units", "FRANCE"], ["A XYZ"])),
+            edited(game, json_set(["history", 3, "position", "units", "FRANCE"], ["A XYZ"])),
             "history[3].position.units.FRANCE[0]",
         ),
         "bad coast": (
-            edited(game, set_(["position", "units", "RUSSIA"], ["F MOS/NC"])),
+            edited(game, json_set(["position", "units", "RUSSIA"], ["F MOS/NC"])),
             "position.units.RUSSIA[0]",
         ),
         "not a centre": (
-            edited(game, set_(["position", "centers", "FRANCE"], ["BUR"])),
+            edited(game, json_set(["position", "centers", "FRANCE"], ["BUR"])),
             "position.centers.FRANCE[0]",
         ),
         "unknown power": (
-            edited(game, set_(["position", "units", "PRUSSIA"], [])),
+            edited(game, json_set(["position", "units", "PRUSSIA"], [])),
             "position.units.PRUSSIA",
         ),
-        "bad phase": (edited(game, set_(["position", "phase"], "X1901M")), "position.phase"),
+        "bad phase": (edited(game, json_set(["position", "phase"], "X1901M")), "position.phase"),
         "bad order": (
-            edited(game, set_(["history", 3, "orders", 2], "England: A Narnia - Paris")),
+            edited(game, json_set(["history", 3, "orders", 2], "England: A Narnia - Paris")),
             "history[3].orders[2]",
         ),
-        "order not text": (edited(game, set_(["orders", 0], 7)), "orders[0]"),
+        "order not text": (edited(game, json_set(["orders", 0], 7)), "orders[0]"),
         "outcome missing result": (
-            edited(game, drop(["history", 1, "outcomes", 0, "result"])),
+            edited(game, json_drop(["history", 1, "outcomes", 0, "result"])),
             "history[1].outcomes[0].result",
         ),
         "two units in one province": (
-            edited(game, set_(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
+            edited(game, json_set(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
             "position",
         ),
     }

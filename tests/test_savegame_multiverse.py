@@ -7,7 +7,7 @@ import copy
 import json
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, json_set
 from test_multiverse import REPEATED, play
 
 from solver.errors import SaveFileError
@@ -111,16 +111,6 @@ def _edit(game: SavedMultiverse, change) -> str:
     return json.dumps(data)
 
 
-def _set(path, value):
-    def change(data):
-        *head, last = path
-        for key in head:
-            data = data[key]
-        data[last] = value
-
-    return change
-
-
 def _append_copy_of_first_board(data):
     data["boards"].append(copy.deepcopy(data["boards"][0]))
 
@@ -130,46 +120,46 @@ def _drop_last_origin(data):
 
 
 BAD = {
-    "negative timeline": (_set(["boards", 0, "timeline"], -1), "boards[0].timeline"),
-    "turn not a number": (_set(["boards", 1, "turn"], "1"), "boards[1].turn"),
-    "turn off its phase": (_set(["boards", 1, "turn"], 5), "boards[1].position.phase"),
+    "negative timeline": (json_set(["boards", 0, "timeline"], -1), "boards[0].timeline"),
+    "turn not a number": (json_set(["boards", 1, "turn"], "1"), "boards[1].turn"),
+    "turn off its phase": (json_set(["boards", 1, "turn"], 5), "boards[1].position.phase"),
     "duplicate board": (_append_copy_of_first_board, "boards[7]"),
-    "origin to a missing board": (_set(["origins", 1, 1], [0, 9]), "origins[1][1]"),
-    "origin not a pair": (_set(["origins", 1], [1]), "origins[1]"),
+    "origin to a missing board": (json_set(["origins", 1, 1], [0, 9]), "origins[1][1]"),
+    "origin not a pair": (json_set(["origins", 1], [1]), "origins[1]"),
     "timeline without origin": (_drop_last_origin, "boards[6].timeline"),
     "decision not a triple": (
-        _set(["boards", 0, "record", "decisions", 0], ["move", "mun@0:0"]),
+        json_set(["boards", 0, "record", "decisions", 0], ["move", "mun@0:0"]),
         "boards[0].record.decisions[0]",
     ),
     "decision of no kind": (
-        _set(["boards", 0, "record", "decisions", 0, 0], "jump"),
+        json_set(["boards", 0, "record", "decisions", 0, 0], "jump"),
         "boards[0].record.decisions[0][0]",
     ),
     "decision on another board": (
-        _set(["boards", 0, "record", "decisions", 0, 1], "tyr@1:0"),
+        json_set(["boards", 0, "record", "decisions", 0, 1], "tyr@1:0"),
         "boards[0].record.decisions[0][1]",
     ),
     "decision value not a bool": (
-        _set(["boards", 0, "record", "decisions", 1, 2], 1),
+        json_set(["boards", 0, "record", "decisions", 1, 2], 1),
         "boards[0].record.decisions[1]",
     ),
     "unreadable recorded order": (
-        _set(["boards", 1, "record", "orders", 0], "Germany: A Nowhere - Tyrolia"),
+        json_set(["boards", 1, "record", "orders", 0], "Germany: A Nowhere - Tyrolia"),
         "boards[1].record.orders[0]",
     ),
     "unknown reason": (
-        _set(["boards", 0, "record", "outcomes", 1, "reason", "kind"], "teleported"),
+        json_set(["boards", 0, "record", "outcomes", 1, "reason", "kind"], "teleported"),
         "boards[0].record.outcomes[1].reason.kind",
     ),
     "outcome without flag": (
-        _set(["boards", 0, "record", "outcomes", 0, "dislodged"], None),
+        json_set(["boards", 0, "record", "outcomes", 0, "dislodged"], None),
         "boards[0].record.outcomes[0].dislodged",
     ),
-    "bad position": (_set(["boards", 2, "position", "units"], []), "boards[2].position.units"),
-    "bad pending order": (_set(["orders", 0], "Austria: hold everything"), "orders[0]"),
-    "future version": (_set(["version"], 2), "version"),
-    "unknown rules": (_set(["rules"], "5d"), "rules"),
-    "unknown field": (_set(["boards", 0, "extra"], 1), "boards[0].extra"),
+    "bad position": (json_set(["boards", 2, "position", "units"], []), "boards[2].position.units"),
+    "bad pending order": (json_set(["orders", 0], "Austria: hold everything"), "orders[0]"),
+    "future version": (json_set(["version"], 2), "version"),
+    "unknown rules": (json_set(["rules"], "5d"), "rules"),
+    "unknown field": (json_set(["boards", 0, "extra"], 1), "boards[0].extra"),
 }
 
 
