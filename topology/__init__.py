@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board
+from .layout import Layout, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import COASTS, Kind, Location, Power, Province, UnitType
@@ -19,6 +20,7 @@ __all__ = [
     "AmbiguousNameError",
     "Board",
     "Kind",
+    "Layout",
     "Location",
     "MapDataError",
     "Power",
@@ -26,8 +28,10 @@ __all__ = [
     "UnitType",
     "UnknownNameError",
     "load_board",
+    "load_layout",
     "normalize",
     "standard",
+    "standard_layout",
 ]
 
 

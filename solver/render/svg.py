@@ -1,0 +1,59 @@
+"""A small deterministic SVG writer: elements in the order they are made, numbers rounded."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+Point = tuple[float, float]
+
+
+def num(value: float) -> str:
+    """A coordinate as short text: one decimal, no trailing zeros ('12', '3.5')."""
+    text = f"{round(value, 1):.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def el(parent: ET.Element | None, tag: str, attrs: dict | None = None, text: str = ""):
+    """A new element under ``parent``; attribute values are numbers or text, None left out."""
+    clean = {
+        k: num(v) if isinstance(v, float | int) and not isinstance(v, bool) else str(v)
+        for k, v in (attrs or {}).items()
+        if v is not None
+    }
+    node = ET.Element(tag, clean) if parent is None else ET.SubElement(parent, tag, clean)
+    if text:
+        node.text = text
+    return node
+
+
+def title(parent: ET.Element, text: str) -> None:
+    """A tooltip for the element (and what a screen reader says)."""
+    el(parent, "title", text=text)
+
+
+def line_d(points: list[Point]) -> str:
+    """Path data for a polyline."""
+    return " ".join(f"{'M' if i == 0 else 'L'}{num(x)} {num(y)}" for i, (x, y) in enumerate(points))
+
+
+def toward(a: Point, b: Point, distance: float) -> Point:
+    """The point ``distance`` from ``a`` on the way to ``b`` (``a`` itself if they meet)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        return a
+    step = min(distance, length / 2) / length
+    return (a[0] + dx * step, a[1] + dy * step)
+
+
+def between(a: Point, b: Point, share: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+
+
+def to_text(root: ET.Element) -> str:
+    """The document as text, with the XML declaration left out (it embeds in HTML as is)."""
+    ET.indent(root, space="")
+    return ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,81 @@
+"""Where the places of a board are drawn: the map's own schematic coordinates."""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from .board import Board
+from .loader import MapDataError, standard
+
+STANDARD_LAYOUT_PATH = Path(__file__).parent / "data" / "standard-layout.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A point for every place of a board (provinces and split coasts, ``"stp/nc"``)."""
+
+    name: str
+    width: float
+    height: float
+    points: Mapping[str, tuple[float, float]]
+
+    def point(self, place: str) -> tuple[float, float]:
+        """The point of a place key; a coast without a point of its own takes its province's."""
+        found = self.points.get(place)
+        return found if found is not None else self.points[place.partition("/")[0]]
+
+
+def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
+    """Read a layout file and check it names every place of ``board`` once, and no other.
+
+    Raises:
+        MapDataError: the file is unreadable, or a place is missing, unknown or off the page.
+    """
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MapDataError(f"{path}: cannot read layout file: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
+    width, height = raw.get("width"), raw.get("height")
+    if not all(isinstance(v, int | float) and v > 0 for v in (width, height)):
+        raise MapDataError(f"{path}: expected positive numbers 'width' and 'height'")
+    places = raw.get("places")
+    if not isinstance(places, dict):
+        raise MapDataError(f"{path}: expected a [places] table")
+    wanted = {str(loc) for loc in board.locations()}
+    missing = sorted(wanted - places.keys())
+    unknown = sorted(places.keys() - wanted)
+    if missing or unknown:
+        raise MapDataError(
+            f"{path}: [places] must name every place of board {board.name!r} once; "
+            f"missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'}"
+        )
+    points: dict[str, tuple[float, float]] = {}
+    for key, value in sorted(places.items()):
+        ok = (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, int | float) for v in value)
+            and 0 <= value[0] <= width
+            and 0 <= value[1] <= height
+        )
+        if not ok:
+            raise MapDataError(
+                f"{path}: places.{key}: expected [x, y] inside {width} x {height}, found {value!r}"
+            )
+        points[key] = (float(value[0]), float(value[1]))
+    return Layout(str(raw.get("name", board.name)), width, height, MappingProxyType(points))
+
+
+@functools.cache
+def standard_layout() -> Layout:
+    """The schematic of the standard board (loaded once, then shared)."""
+    return load_layout(STANDARD_LAYOUT_PATH, standard())
