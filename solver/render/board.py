@@ -62,7 +62,7 @@ STYLE = """
 .unit.dislodged .badge{stroke:#d0312d;stroke-width:3}
 .unit.destroyed .badge{stroke:#000;stroke-dasharray:2 2}
 .order{fill:none;stroke-linecap:round}
-.order.move .stem{stroke-width:3.5}
+.order.move .stem,.order.retreat .stem{stroke-width:3.5}
 .order.fails .stem,.order.bounced .stem{stroke-dasharray:7 5}
 .order.support .stem{stroke-width:2;stroke-dasharray:1 4}
 .order.cut .stem,.order.disrupted .stem,.order.illegal .stem,.order.invalid .stem{stroke:#999}
@@ -70,6 +70,7 @@ STYLE = """
 .order.convoy .ring{stroke-dasharray:4 3}
 .order.disrupted .ring{stroke:#d0312d}
 .order .x{stroke:#d0312d;stroke-width:3}
+.order.earlier{opacity:.4}
 .option{stroke-width:1.6;stroke-dasharray:2 3;fill:none;opacity:.9}
 .legend text{font:12px sans-serif;fill:#222}
 .legend .heading{font-weight:700}
@@ -92,6 +93,7 @@ class Scene:
     outcomes: tuple[Outcome, ...] | None = None
     retreating: tuple[Retreating, ...] = ()
     title: str = ""
+    tags: tuple[str, ...] = ()  # an extra class for each order ('earlier', 'revised'), or none
 
 
 # -- the map --------------------------------------------------------------------------------
@@ -241,9 +243,10 @@ def draw_orders(
     locate: Locate,
     prefix: str,
     board: Board | None = None,
+    tags: Sequence[str] = (),
 ) -> None:
-    """Each order as a group classed by kind and result; places ``locate`` cannot place
-    (another board not drawn) leave the order out of the picture but not of the panel."""
+    """Each order as a group classed by kind and result (and its tag, if any); places
+    ``locate`` cannot place (another board not drawn) leave the order out of the picture."""
     board = board or standard()
     convoys = [g.order for g in orders if isinstance(g.order, Convoy)]
     for index, given in enumerate(orders):
@@ -262,6 +265,8 @@ def draw_orders(
         fate = []
         if outcome is not None and outcome.dislodged:
             fate.append("dislodged")
+        if tags:
+            fate.append(tags[index])
         g = el(
             parent,
             "g",
@@ -431,23 +436,37 @@ def draw_board(
         draw_unit(units, unit, unit_point(layout, unit.location), fate.get(unit.province, ()))
     for d in scene.position.dislodged:
         x, y = unit_point(layout, d.unit.location)
-        draw_unit(units, d.unit, (x + 16, y + 10), ["retreating"])
+        draw_unit(units, d.unit, (x + 16, y + 10), ["retreating"])  # beside the attacker
     draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, layout)
     where = locate or _locator(scene.position, layout)
     draw_orders(
-        el(parent, "g", {"class": "orders"}), scene.orders, scene.outcomes, where, prefix, board
+        el(parent, "g", {"class": "orders"}),
+        scene.orders,
+        scene.outcomes,
+        where,
+        prefix,
+        board,
+        scene.tags,
     )
 
 
 def _locator(position: Position, layout: Layout) -> Locate:
+    """Where an order's place is drawn: on the unit standing there (in a retreat phase, on
+    the dislodged unit), else on the province or coast."""
+    retreating = {d.unit.province: d.unit for d in position.dislodged}
+
     def locate(place: Place) -> Point | None:
+        unit = retreating.get(place.province)
+        if unit is not None:
+            x, y = unit_point(layout, unit.location)
+            return (x + 16, y + 10)
         unit = position.unit_in(place.province)
         if unit is not None and (place.coast is None or place.coast == unit.location.coast):
             return unit_point(layout, unit.location)
         key = f"{place.province}/{place.coast}" if place.coast else place.province
-        return (
-            layout.point(key) if key in layout.points or place.province in layout.points else None
-        )
+        if key in layout.points or place.province in layout.points:
+            return layout.point(key)
+        return None
 
     return locate
 

@@ -1,0 +1,368 @@
+"""The multiverse drawn as a grid of boards: timelines as rows, turns as columns.
+
+Each board shows its position and the orders recorded on it (the ones of the step drawn in
+full, earlier ones faded, past orders adjudicated again with their new outcome). Orders that
+reach across boards are drawn between the boards; a forked timeline is joined to the board
+it branched from.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from topology import Location, standard
+from topology.layout import standard_layout
+
+from ..cases import Case
+from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, step
+from ..orders import Given, Place, timeline_name
+from ..outcomes import Outcome
+from ..resolution import Retreating
+from ..rules import RuleBook
+from .board import (
+    Scene,
+    _locator,
+    draw_board,
+    draw_legend,
+    draw_orders,
+    focus_box,
+    markers,
+    order_text,
+    result_of,
+    vars_of,
+)
+from .svg import SVG_NS, Point, el, line_d, num, title, to_text
+
+BoardKey = tuple[int, int]
+CELL_WIDTH = 320.0
+GAP = 56.0
+LABEL_W = 40.0
+HEAD_H = 56.0
+PANEL_W = 400.0
+
+GRID_STYLE = """
+.cell-label{font:700 13px sans-serif;fill:#222}
+.cell-frame{fill:none;stroke:#777;stroke-width:1}
+.cell-frame.new{stroke:#2e9a48;stroke-width:3}
+.row-label{font:700 18px sans-serif;fill:#444}
+.time{stroke:#999;stroke-width:2;fill:none}
+.branch{stroke:#2e9a48;stroke-width:3;fill:none;stroke-dasharray:8 5}
+.branch-label{font:italic 12px sans-serif;fill:#2e9a48}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """An order to draw on the grid: what was given, its outcome and its tag."""
+
+    given: Given
+    outcome: Outcome | None
+    tag: str  # 'current' (this step), 'revised' (adjudicated again), 'earlier', 'pending'
+
+
+def _board_of(place: Place) -> BoardKey | None:
+    if place.timeline is None or place.turn is None:
+        return None
+    return (place.timeline, place.turn)
+
+
+def _standard(location: Location) -> tuple[Location, BoardKey | None]:
+    place = Place.from_location(location)
+    return Location(place.province, place.coast), _board_of(place)
+
+
+def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
+    """The orders of a step's multiverse (records, revised outcomes, the step's own orders)
+    and the retreat options it opened."""
+    revised = {str(o.given): o for o in done.revised}
+    now = {str(o.given): o for o in done.outcomes}
+    drawn = []
+    for board in done.after.boards:
+        if board.record is None:
+            continue
+        for given, outcome in zip(board.record.orders, board.record.outcomes, strict=True):
+            if str(given) in now:
+                drawn.append(Drawn(given, now[str(given)], "current"))
+            elif str(given) in revised:
+                drawn.append(Drawn(given, revised[str(given)], "revised"))
+            else:
+                drawn.append(Drawn(given, outcome, "earlier"))
+    recorded = {str(d.given) for d in drawn}
+    drawn += [Drawn(o.given, o, "current") for o in done.outcomes if str(o.given) not in recorded]
+    retreating = list(done.resolution.dislodged) if done.resolution is not None else []
+    return drawn, retreating
+
+
+def grid_element(
+    mv: Multiverse,
+    drawn: Sequence[Drawn],
+    retreating: Sequence[Retreating] = (),
+    heading: str = "",
+    new: Sequence[BoardKey] = (),
+    prefix: str = "",
+) -> ET.Element:
+    """The grid picture of a multiverse with the given orders drawn on it."""
+    layout = standard_layout()
+    boards = {b.key: b for b in mv.boards}
+    local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
+    across: list[Drawn] = []
+    for d in drawn:
+        keys = {_board_of(p) for p in vars_of(d.given.order)} - {None}
+        if len(keys) == 1 and next(iter(keys)) in local:
+            local[next(iter(keys))].append(d)
+        else:
+            across.append(d)
+    retreats: dict[BoardKey, list[Retreating]] = {key: [] for key in boards}
+    for r in retreating:
+        unit_location, key = _standard(r.unit.location)
+        if key in retreats:
+            options = tuple(_standard(o)[0] for o in r.options)
+            unit = replace(r.unit, location=unit_location)
+            retreats[key].append(replace(r, unit=unit, options=options))
+    scenes = {
+        key: Scene(
+            b.position,
+            tuple(d.given for d in local[key]),
+            tuple(d.outcome for d in local[key]),
+            tuple(retreats[key]),
+            tags=tuple(d.tag for d in local[key]),
+        )
+        for key, b in boards.items()
+    }
+    box = _union([focus_box(s, layout, margin=60) for s in scenes.values()])
+    zoom = CELL_WIDTH / box[2]
+    cell_h = box[3] * zoom
+    rows = sorted({t for t, _ in boards})
+    first_turn = min(turn for _, turn in boards)
+    columns = max(turn for _, turn in boards) - first_turn + 1
+
+    def origin(key: BoardKey) -> Point:
+        row = rows.index(key[0])
+        return (LABEL_W + (key[1] - first_turn) * (CELL_WIDTH + GAP), HEAD_H + row * (cell_h + GAP))
+
+    grid_w = LABEL_W + columns * (CELL_WIDTH + GAP)
+    lines = _panel(drawn)
+    width = grid_w + PANEL_W
+    height = max(HEAD_H + len(rows) * (cell_h + GAP), 60 + 18 * len(lines) + 320)
+    root = el(
+        None,
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "class": "board multiverse",
+            "width": width,
+            "height": height,
+            "viewBox": f"0 0 {num(width)} {num(height)}",
+            "font-family": "sans-serif",
+        },
+    )
+    from .board import STYLE
+
+    el(root, "style", text=STYLE + GRID_STYLE)
+    markers(el(root, "defs"), prefix)
+    el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
+    if heading:
+        el(root, "text", {"x": 10, "y": 24, "font-size": 16, "font-weight": 700}, heading)
+    for timeline in rows:
+        y = origin((timeline, first_turn))[1] + cell_h / 2
+        el(root, "text", {"class": "row-label", "x": 10, "y": y}, timeline_name(timeline))
+    _draw_time(root, boards, origin, cell_h)
+    for key, board in sorted(boards.items()):
+        x, y = origin(key)
+        cell = el(root, "g", {"class": "cell", "data-board": _name(key)})
+        label = f"{_name(key)}  {board.position.phase}"
+        el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
+        view = el(
+            cell,
+            "svg",
+            {
+                "class": "map",
+                "x": x,
+                "y": y,
+                "width": CELL_WIDTH,
+                "height": cell_h,
+                "viewBox": " ".join(num(v) for v in box),
+            },
+        )
+        el(
+            view,
+            "rect",
+            {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "fill": "#f4f9fd"},
+        )
+        draw_board(view, scenes[key], prefix)
+        frame = "cell-frame new" if key in new else "cell-frame"
+        el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
+    _draw_branches(root, mv, boards, origin, cell_h)
+    locators = {key: _locator(b.position, layout) for key, b in boards.items()}
+
+    def locate(place: Place) -> Point | None:
+        key = _board_of(place)
+        if key not in locators:
+            return None
+        point = locators[key](Place(place.province, place.coast))
+        if point is None:
+            return None
+        x, y = origin(key)
+        return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
+
+    draw_orders(
+        el(root, "g", {"class": "orders across"}),
+        [d.given for d in across],
+        [d.outcome for d in across],
+        locate,
+        prefix,
+        standard(),
+        [d.tag for d in across],
+    )
+    panel = el(root, "g", {"class": "panel", "transform": f"translate({num(grid_w + 10)},40)"})
+    for number, (kind, text) in enumerate(lines):
+        attrs = {"x": 0, "y": 14 + 18 * number, "class": kind}
+        if kind == "heading":
+            attrs["font-weight"] = 700
+        el(panel, "text", attrs, text)
+    legend_y = 60 + 18 * len(lines)
+    draw_legend(
+        el(
+            root,
+            "g",
+            {"class": "legend", "transform": f"translate({num(grid_w + 10)},{num(legend_y)})"},
+        ),
+        prefix,
+    )
+    return root
+
+
+def _name(key: BoardKey) -> str:
+    return f"{timeline_name(key[0])}@{key[1]}"
+
+
+def _union(boxes: list[tuple[float, ...]]) -> tuple[float, ...]:
+    x0 = min(b[0] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    x1 = max(b[0] + b[2] for b in boxes)
+    y1 = max(b[1] + b[3] for b in boxes)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _draw_time(root: ET.Element, boards: dict[BoardKey, MBoard], origin, cell_h: float) -> None:
+    """An arrow from each board to the next board of its timeline."""
+    g = el(root, "g", {"class": "timelines"})
+    for timeline, turn in sorted(boards):
+        if (timeline, turn + 1) in boards:
+            x, y = origin((timeline, turn))
+            mid = y + cell_h / 2
+            el(
+                g,
+                "path",
+                {
+                    "class": "time",
+                    "d": line_d([(x + CELL_WIDTH, mid), (x + CELL_WIDTH + GAP, mid)]),
+                },
+            )
+
+
+def _draw_branches(root: ET.Element, mv: Multiverse, boards, origin, cell_h: float) -> None:
+    """A dashed line from the board a timeline forked from to that timeline's first board."""
+    g = el(root, "g", {"class": "branches"})
+    for timeline, source in mv.origins:
+        if source is None or source not in boards:
+            continue
+        first = min((k for k in boards if k[0] == timeline), default=None)
+        if first is None:
+            continue
+        sx, sy = origin(source)
+        fx, fy = origin(first)
+        start = (sx + CELL_WIDTH / 2, sy + cell_h)
+        end = (fx, fy + cell_h / 2)
+        d = (
+            f"M{num(start[0])} {num(start[1])} C{num(start[0])} {num(end[1])} "
+            f"{num(start[0])} {num(end[1])} {num(end[0])} {num(end[1])}"
+        )
+        branch = el(
+            g,
+            "g",
+            {"class": "fork", "data-timeline": timeline_name(timeline), "data-from": _name(source)},
+        )
+        title(branch, f"timeline {timeline_name(timeline)} forks from {_name(source)}")
+        el(branch, "path", {"class": "branch", "d": d})
+        el(
+            branch,
+            "text",
+            {"class": "branch-label", "x": start[0] + 6, "y": end[1] - 6},
+            f"fork: {timeline_name(timeline)} from {_name(source)}",
+        )
+
+
+def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
+    import textwrap
+
+    lines = []
+    for tag, heading in (
+        ("current", "Orders of this step"),
+        ("revised", "Past orders adjudicated again"),
+        ("pending", "Orders submitted, not yet adjudicated"),
+        ("earlier", "Earlier orders (faded)"),
+    ):
+        chosen = [d for d in drawn if d.tag == tag]
+        if not chosen:
+            continue
+        lines.append(("heading", heading))
+        for d in chosen:
+            text = order_text(d.given, d.outcome)
+            lines += [
+                (result_of(d.outcome), part)
+                for part in textwrap.wrap(text, 54, subsequent_indent="    ")
+            ]
+    return lines
+
+
+# -- from cases and saved games ---------------------------------------------------------------
+def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
+    """Every step of a multiverse case, played in order."""
+    mv = Multiverse.start(case.position)
+    done = []
+    for block in case.blocks:
+        result = step(mv, [o.given for o in block.orders], rules)
+        done.append(result)
+        mv = result.after
+    return done
+
+
+def multiverse_case_element(
+    case: Case, rules: RuleBook, step: int | None = None, prefix: str = ""
+) -> ET.Element:
+    """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
+    steps = case_steps(case, rules)
+    number = len(steps) if step is None else step
+    if not 1 <= number <= len(steps):
+        raise ValueError(f"step {number} is out of range: the case has {len(steps)} step(s)")
+    done = steps[number - 1]
+    drawn, retreating = step_drawing(done)
+    before = {b.key for b in done.before.boards}
+    new = [b.key for b in done.after.boards if b.key not in before]
+    heading = f"{case.id} {case.title} (step {number} of {len(steps)})"
+    return grid_element(done.after, drawn, retreating, heading, new, prefix)
+
+
+def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:
+    return to_text(multiverse_case_element(case, rules, step))
+
+
+def multiverse_game_svg(game, prefix: str = "") -> str:
+    """A saved multiverse game: every board with its recorded orders, and the orders
+    submitted for the next step."""
+    mv = game.multiverse
+    drawn = []
+    for board in mv.boards:
+        if board.record is not None:
+            drawn += [
+                Drawn(g, o, "earlier")
+                for g, o in zip(board.record.orders, board.record.outcomes, strict=True)
+            ]
+    heads = mv.heads()
+    drawn += [Drawn(complete(mv, g, heads), None, "pending") for g in game.orders]
+    return to_text(
+        grid_element(mv, drawn, heading=f"multiverse game (rules {game.rules})", prefix=prefix)
+    )

@@ -1,0 +1,119 @@
+"""The multiverse grid: every board of every step of the multiverse cases drawn once, with
+its provinces, units, the step's orders (and past orders adjudicated again) classed by their
+outcome, the forks joined to the board they left."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+from conftest import all_cases, under_hash_seeds
+
+from solver.orders import timeline_name
+from solver.render.multiverse import case_steps, grid_element, multiverse_case_svg, step_drawing
+from solver.rules import rule_book
+from topology import standard
+
+NS = "{http://www.w3.org/2000/svg}"
+MULTIVERSE = [c for c in all_cases() if c.multiverse]
+
+
+def classes(node: ET.Element) -> set[str]:
+    return set(node.get("class", "").split())
+
+
+def groups(root: ET.Element, kind: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{NS}g") if kind in classes(g)]
+
+
+def board_name(key) -> str:
+    return f"{timeline_name(key[0])}@{key[1]}"
+
+
+def test_there_are_multiverse_cases():
+    assert len(MULTIVERSE) >= 20
+
+
+@pytest.mark.parametrize("case", MULTIVERSE, ids=lambda c: c.id)
+def test_every_step_is_drawn(case):
+    rules = rule_book(case.edition)
+    for done in case_steps(case, rules):
+        drawn, retreating = step_drawing(done)
+        root = ET.fromstring(ET.tostring(grid_element(done.after, drawn, retreating)))
+        cells = {g.get("data-board"): g for g in groups(root, "cell")}
+        assert sorted(cells) == sorted(board_name(b.key) for b in done.after.boards)
+        for b in done.after.boards:
+            cell = cells[board_name(b.key)]
+            provinces = Counter(g.get("data-province") for g in groups(cell, "province"))
+            assert provinces == Counter(list(standard().provinces)), board_name(b.key)
+            units = Counter(g.get("data-place") for g in groups(cell, "unit"))
+            wanted = [str(u.location) for u in b.position.units]
+            wanted += [str(d.unit.location) for d in b.position.dislodged]
+            assert units == Counter(wanted), board_name(b.key)
+        forks = {(g.get("data-timeline"), g.get("data-from")) for g in groups(root, "fork")}
+        assert forks == {
+            (timeline_name(t), board_name(source))
+            for t, source in done.after.origins
+            if source is not None
+        }
+        orders = {}
+        for g in groups(root, "order"):
+            orders.setdefault(g.get("data-order"), []).append(classes(g))
+        for outcome in done.outcomes:
+            assert any(
+                outcome.result in c and "current" in c for c in orders[str(outcome.given.order)]
+            ), outcome
+        for outcome in done.revised:
+            assert any(
+                outcome.result in c and "revised" in c for c in orders[str(outcome.given.order)]
+            ), outcome
+
+
+def test_orders_across_boards_are_drawn_between_them():
+    case = next(c for c in MULTIVERSE if c.id == "3.A.2")
+    root = ET.fromstring(multiverse_case_svg(case, rule_book(case.edition)))
+    across = [g for g in root.iter(f"{NS}g") if {"orders", "across"} <= classes(g)]
+    (layer,) = across
+    (support,) = list(layer)
+    assert support.get("data-order") == "A a-Munich@1 Supports A a-Munich@0 - a-Tyrolia@0"
+    assert {"support", "given", "current"} <= classes(support)
+    new = [r for r in root.iter(f"{NS}rect") if "new" in classes(r)]
+    assert len(new) == 2  # a@2 and the fork b@1
+
+
+def test_the_grid_is_the_same_under_any_hash_seed():
+    script = (
+        "from conftest import all_cases\n"
+        "from solver.render.multiverse import multiverse_case_svg\n"
+        "from solver.rules import rule_book\n"
+        "import sys\n"
+        "for c in all_cases():\n"
+        "    if c.multiverse:\n"
+        "        sys.stdout.write(multiverse_case_svg(c, rule_book(c.edition)))\n"
+    )
+    first, second = under_hash_seeds(
+        f"import sys; sys.path.insert(0, 'tests')\n{script}", "0", "4242"
+    )
+    assert first == second
+    assert first.count(b"<svg") >= len(MULTIVERSE)
+
+
+def test_a_saved_multiverse_game_shows_records_and_pending_orders():
+    from solver.multiverse import step
+    from solver.render.multiverse import multiverse_game_svg
+    from solver.savegame import SavedMultiverse, new_multiverse, submit_multiverse
+
+    game = new_multiverse("2025")
+    game, problems = submit_multiverse(game, ["Germany: A Munich - Burgundy"])
+    assert problems == []
+    done = step(game.multiverse, game.orders, rule_book("2025"))
+    game = SavedMultiverse("2025", done.after, ())
+    game, problems = submit_multiverse(game, ["France: A Paris - Picardy"])
+    assert problems == []
+    root = ET.fromstring(multiverse_game_svg(game))
+    cells = {g.get("data-board") for g in groups(root, "cell")}
+    assert cells == {"a@0", "a@1"}
+    orders = {g.get("data-order"): classes(g) for g in groups(root, "order")}
+    assert {"move", "succeeds", "earlier"} <= orders["A a-Munich@0 - a-Burgundy@0"]
+    assert {"move", "pending", "pending"} <= orders["A a-Paris@1 - a-Picardy@1"]
