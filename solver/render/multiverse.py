@@ -168,7 +168,7 @@ def grid_element(
     for timeline in rows:
         y = origin((timeline, first_turn))[1] + cell_h / 2
         el(root, "text", {"class": "row-label", "x": 10, "y": y}, timeline_name(timeline))
-    _draw_time(root, boards, origin, cell_h)
+    _draw_time(root, boards, origin, cell_h, prefix)
     for key, board in sorted(boards.items()):
         x, y = origin(key)
         cell = el(root, "g", {"class": "cell", "data-board": _name(key)})
@@ -246,7 +246,9 @@ def _union(boxes: list[tuple[float, ...]]) -> tuple[float, ...]:
     return (x0, y0, x1 - x0, y1 - y0)
 
 
-def _draw_time(root: ET.Element, boards: dict[BoardKey, MBoard], origin, cell_h: float) -> None:
+def _draw_time(
+    root: ET.Element, boards: dict[BoardKey, MBoard], origin, cell_h: float, prefix: str
+) -> None:
     """An arrow from each board to the next board of its timeline."""
     g = el(root, "g", {"class": "timelines"})
     for timeline, turn in sorted(boards):
@@ -258,7 +260,8 @@ def _draw_time(root: ET.Element, boards: dict[BoardKey, MBoard], origin, cell_h:
                 "path",
                 {
                     "class": "time",
-                    "d": line_d([(x + CELL_WIDTH, mid), (x + CELL_WIDTH + GAP, mid)]),
+                    "d": line_d([(x + CELL_WIDTH + 4, mid), (x + CELL_WIDTH + GAP - 6, mid)]),
+                    "marker-end": f"url(#{prefix}head-grey)",
                 },
             )
 
