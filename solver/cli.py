@@ -37,6 +37,9 @@ RULES_HELP = (
     "cases default to the edition they state, else 2025"
 )
 RulesOption = Annotated[str | None, typer.Option("--rules", help=RULES_HELP)]
+HtmlOption = Annotated[
+    str | None, typer.Option("--html", help="also write it as one self-contained HTML page")
+]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -87,10 +90,16 @@ def check(
     paths: Annotated[list[str], typer.Argument(help="case files or folders of *.cases")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: RulesOption = None,
+    html: HtmlOption = None,
 ) -> None:
     """Run every case under the paths and report conformance by section."""
     try:
-        report = run(_load(paths), rule_book(rules) if rules else None)
+        book = rule_book(rules) if rules else None
+        report = run(_load(paths), book)
+        if html:
+            from .render.pages import check_page, write_page
+
+            write_page(html, check_page(report, book))
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
@@ -188,13 +197,22 @@ def explore(
     case: Annotated[str | None, typer.Option("--case", help="the case to explore")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the cores as JSON")] = False,
     rules: RulesOption = None,
+    html: HtmlOption = None,
 ) -> None:
     """Every consistent resolution of each paradox core, and which one each edition picks."""
     target = _one_case(file, case)
     try:
-        phases = explore_case(target, rule_book(rules or target.edition))
+        book = rule_book(rules or target.edition)
+        phases = explore_case(target, book)
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
+    if html:
+        from .render.pages import explore_page, write_page
+
+        try:
+            write_page(html, explore_page(target, book, phases))
+        except DipsatError as error:
+            raise fail(str(error)) from error
     if as_json:
         data = [{"phase": name, **report_json(reports)} for name, reports in phases]
         print(json.dumps(data[0] if len(data) == 1 else {"phases": data}, indent=2))
@@ -228,6 +246,117 @@ def _one_case(file: str, case: str | None):
     if len(chosen) > 1:
         raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
     return chosen[0]
+
+
+@app.command("render")
+def render_picture(
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="a case file, or a saved game (JSON written by `dipsat game new`): a file "
+            "named *.json or whose first non-blank character is '{' is read as a saved game, "
+            "any other as a case file"
+        ),
+    ],
+    target: Annotated[
+        str, typer.Option("--out", help="the picture to write: PATH.svg (SVG) or PATH.png (PNG)")
+    ],
+    case: Annotated[str | None, typer.Option("--case", help="the case to draw")] = None,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step",
+            help="the phase to draw, from 1: a case's Nth phase block (default the last), "
+            "adjudicated (a multiverse case: the grid after its Nth step); a saved game's Nth "
+            "phase played (default the current phase, its orders pending)",
+        ),
+    ] = None,
+    rules: RulesOption = None,
+    whole: Annotated[
+        bool,
+        typer.Option(
+            "--whole", help="draw the whole map, not just the part in play (standard boards)"
+        ),
+    ] = False,
+) -> None:
+    """Draw a case or a saved game as an SVG or PNG picture: the board, the units, the
+    orders and their outcomes (a multiverse as a grid of boards)."""
+    suffix = Path(target).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise fail(f"{target}: --out must name a .svg or a .png file")
+    try:
+        svg = _picture(file, case, step, rules, whole)
+    except DipsatError as error:
+        raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
+    try:
+        if suffix == ".svg":
+            Path(target).write_text(svg, encoding="utf-8")
+        else:
+            from .render.svg import write_png
+
+            write_png(svg, target)
+    except OSError as error:
+        raise fail(f"{target}: cannot write: {error.strerror or error}") from error
+    out.print(f"wrote {target}", markup=False)
+
+
+def _picture(file: str, case: str | None, step: int | None, rules: str | None, whole: bool):
+    """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
+    from .render.board import Scene, board_svg
+
+    if step is not None and step < 1:
+        raise fail(f"{file}: --step {step}: phases are counted from 1")
+    if _is_saved_game(file):
+        from .savegame import SavedMultiverse, load_any
+
+        game = load_any(file)
+        if isinstance(game, SavedMultiverse):
+            if step is not None:
+                raise fail(f"{file}: --step: a multiverse game is drawn whole, all its boards")
+            from .render.multiverse import multiverse_game_svg
+
+            return multiverse_game_svg(game)
+        name = Path(file).name
+        if step is None:
+            title = f"{name}: {game.position.phase}, orders pending"
+            return board_svg(Scene(game.position, game.orders, None, (), title), whole)
+        if step > len(game.history):
+            raise fail(f"{file}: --step {step}: the game has {len(game.history)} phase(s) played")
+        from .game import advance
+        from .resolution import Resolution
+
+        past = game.history[step - 1]
+        done = advance(past.position, past.orders, rule_book(rules or game.rules))
+        retreating = done.detail.dislodged if isinstance(done.detail, Resolution) else ()
+        title = f"{name}: phase {step} of {len(game.history)} played"
+        return board_svg(Scene(past.position, past.orders, done.outcomes, retreating, title), whole)
+    chosen = _one_case(file, case)
+    book = rule_book(rules or chosen.edition)
+    blocks = len(chosen.blocks)
+    if step is not None and step > blocks:
+        raise fail(f"{file}: --step {step}: case {chosen.id} has {blocks} phase block(s)")
+    if chosen.multiverse:
+        from .render.multiverse import multiverse_case_svg
+
+        return multiverse_case_svg(chosen, book, step)
+    from .render.scene import case_scenes
+
+    scenes = case_scenes(chosen, book)
+    if not scenes:
+        return board_svg(Scene(chosen.position, title=f"{chosen.id} {chosen.title}"), whole)
+    return board_svg(scenes[(step or blocks) - 1], whole)
+
+
+def _is_saved_game(file: str) -> bool:
+    """A file named *.json, or whose first non-blank character is '{', is a saved game."""
+    if Path(file).suffix.lower() == ".json":
+        return True
+    try:
+        with open(file, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False  # the case reader reports it
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 @app.command("compare-rules")

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from conftest import ROOT
 
 from solver.crosscheck.protocol import read_reply, reply, request
 from solver.game import advance
@@ -21,7 +22,6 @@ from solver.position import (
     Season,
     Unit,
 )
-from tests.conftest import ROOT
 from topology import Location, UnitType
 
 FALL_RETREAT = Phase(1901, Season.FALL, PhaseKind.RETREAT)

@@ -55,7 +55,7 @@ STYLE = """
 .province.sea text{fill:#2f5d80;font-style:italic}
 .coast-point .shape{fill:#d3e7f7;stroke:#3d86c0;stroke-width:1.5}
 .coast-point text{font-size:9px;fill:#2f5d80}
-.centre{stroke:#fff;stroke-width:1}
+circle.centre{stroke:#fff;stroke-width:1}
 .home{fill:none;stroke-width:2}
 .unit text{font:700 10px sans-serif;fill:#fff;text-anchor:middle;pointer-events:none}
 .unit .badge{stroke:#fff;stroke-width:1.5}
@@ -130,7 +130,7 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
             el(g, "rect", {**attrs, "rx": 9})
         el(g, "text", {"x": x, "y": y - 4}, code.upper())
         if prov.is_centre:
-            cx, cy = x + 20, y - 11
+            cx, cy = x + 25, y - 14
             fill = colour(owners[code]) if owners.get(code) else "#3b3326"
             if prov.home:
                 el(
@@ -287,6 +287,7 @@ def draw_orders(
                 if isinstance(order, Move):
                     points += _convoy_stops(order, convoys, locate, board)
                 points.append(end)
+                points[0] = toward(start, points[1], 11)  # from the badge's edge
                 points[-1] = toward(end, points[-2], 14)
                 el(
                     g,
@@ -359,7 +360,7 @@ def _support(g: ET.Element, start: Point, end: Point, result: str, stroke: str, 
         "path",
         {
             "class": "stem",
-            "d": line_d([start, end]),
+            "d": line_d([toward(start, end, 11), end]),
             "stroke": stroke,
             "marker-end": f"url(#{prefix}dot)",
         },
@@ -438,7 +439,7 @@ def draw_board(
         x, y = unit_point(layout, d.unit.location)
         draw_unit(units, d.unit, (x + 16, y + 10), ["retreating"])  # beside the attacker
     draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, layout)
-    where = locate or _locator(scene.position, layout)
+    where = locate or locator(scene.position, layout)
     draw_orders(
         el(parent, "g", {"class": "orders"}),
         scene.orders,
@@ -450,7 +451,7 @@ def draw_board(
     )
 
 
-def _locator(position: Position, layout: Layout) -> Locate:
+def locator(position: Position, layout: Layout) -> Locate:
     """Where an order's place is drawn: on the unit standing there (in a retreat phase, on
     the dislodged unit), else on the province or coast."""
     retreating = {d.unit.province: d.unit for d in position.dislodged}
@@ -471,16 +472,19 @@ def _locator(position: Position, layout: Layout) -> Locate:
     return locate
 
 
-def focus_box(scene: Scene, layout: Layout, margin: float = 70) -> tuple[float, ...]:
-    """The part of the map a scene is about: its units and order places, with a margin;
-    the whole map when they spread over most of it."""
-    keys = [str(u.location) for u in scene.position.units]
-    keys += [str(d.unit.location) for d in scene.position.dislodged]
-    for given in scene.orders:
-        for value in vars_of(given.order):
-            keys.append(value.province)
-    for r in scene.retreating:
-        keys += [str(o) for o in r.options]
+Box = tuple[float, float, float, float]
+
+
+def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 70) -> Box:
+    """The part of the map the scenes are about (their units, the places their orders name
+    and the retreat options), with a margin; the whole map when they name nothing. Pictures
+    that are compared side by side share the box of all of them."""
+    keys = []
+    for scene in [scenes] if isinstance(scenes, Scene) else scenes:
+        keys += [str(u.location) for u in scene.position.units]
+        keys += [str(d.unit.location) for d in scene.position.dislodged]
+        keys += [p.province for given in scene.orders for p in places_of(given.order)]
+        keys += [str(o) for r in scene.retreating for o in r.options]
     points = [layout.point(k) for k in keys if k.partition("/")[0] in layout.points]
     if not points:
         return (0, 0, layout.width, layout.height)
@@ -493,7 +497,7 @@ def focus_box(scene: Scene, layout: Layout, margin: float = 70) -> tuple[float, 
     return (x0, y0, width, height)
 
 
-def vars_of(order) -> list[Place]:
+def places_of(order) -> list[Place]:
     """Every place an order names."""
     found = []
     for name in ("unit", "supported", "army"):
@@ -506,18 +510,22 @@ def vars_of(order) -> list[Place]:
     return found
 
 
-def board_svg(scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True) -> str:
+def board_svg(
+    scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True, box: Box | None = None
+) -> str:
     """A standalone SVG picture of one scene: the map (cropped to what the scene is about
     unless ``whole``), and beside it the legend and the orders with their outcomes."""
-    root = board_element(scene, whole, prefix, legend)
+    root = board_element(scene, whole, prefix, legend, box)
     return to_text(root)
 
 
 def board_element(
-    scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True
+    scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True, box: Box | None = None
 ) -> ET.Element:
+    """The picture of one scene (see `board_svg`); ``box`` frames the map if given."""
     layout = standard_layout()
-    box = (0, 0, layout.width, layout.height) if whole else focus_box(scene, layout)
+    if box is None:
+        box = (0, 0, layout.width, layout.height) if whole else focus_box(scene, layout)
     zoom = min(2.0, max(1.0, 640 / max(box[2], box[3])))
     map_w, map_h = box[2] * zoom, box[3] * zoom
     panel_w = 380 if legend else 0

@@ -23,15 +23,15 @@ from ..resolution import Retreating
 from ..rules import RuleBook
 from .board import (
     Scene,
-    _locator,
     draw_board,
     draw_legend,
     draw_orders,
     focus_box,
+    locator,
     markers,
     order_text,
+    places_of,
     result_of,
-    vars_of,
 )
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
@@ -109,7 +109,7 @@ def grid_element(
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
     across: list[Drawn] = []
     for d in drawn:
-        keys = {_board_of(p) for p in vars_of(d.given.order)} - {None}
+        keys = {_board_of(p) for p in places_of(d.given.order)} - {None}
         if len(keys) == 1 and next(iter(keys)) in local:
             local[next(iter(keys))].append(d)
         else:
@@ -131,7 +131,7 @@ def grid_element(
         )
         for key, b in boards.items()
     }
-    box = _union([focus_box(s, layout, margin=60) for s in scenes.values()])
+    box = focus_box(list(scenes.values()), layout, margin=60)
     zoom = CELL_WIDTH / box[2]
     cell_h = box[3] * zoom
     rows = sorted({t for t, _ in boards})
@@ -195,7 +195,7 @@ def grid_element(
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
     _draw_branches(root, mv, boards, origin, cell_h)
-    locators = {key: _locator(b.position, layout) for key, b in boards.items()}
+    locators = {key: locator(b.position, layout) for key, b in boards.items()}
 
     def locate(place: Place) -> Point | None:
         key = _board_of(place)
@@ -236,14 +236,6 @@ def grid_element(
 
 def _name(key: BoardKey) -> str:
     return f"{timeline_name(key[0])}@{key[1]}"
-
-
-def _union(boxes: list[tuple[float, ...]]) -> tuple[float, ...]:
-    x0 = min(b[0] for b in boxes)
-    y0 = min(b[1] for b in boxes)
-    x1 = max(b[0] + b[2] for b in boxes)
-    y1 = max(b[1] + b[3] for b in boxes)
-    return (x0, y0, x1 - x0, y1 - y0)
 
 
 def _draw_time(

@@ -57,3 +57,14 @@ def to_text(root: ET.Element) -> str:
     """The document as text, with the XML declaration left out (it embeds in HTML as is)."""
     ET.indent(root, space="")
     return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write_png(svg: str, path: str, largest: float = 4000) -> None:
+    """Rasterise an SVG picture to a PNG file at twice its size (at most ``largest`` wide)."""
+    import cairosvg
+
+    width = float(ET.fromstring(svg).get("width", "1000"))
+    scale = min(2.0, largest / width)
+    cairosvg.svg2png(
+        bytestring=svg.encode("utf-8"), write_to=path, output_width=round(width * scale)
+    )
