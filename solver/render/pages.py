@@ -10,18 +10,15 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from topology.layout import standard_layout
 
-from ..adjudicate import adjudicate
 from ..cases import Case
-from ..checker import check_resolution
 from ..conformance import CaseResult, Failure, Report
 from ..errors import DipsatError
 from ..explore import CoreReport
-from ..model import Decision
 from ..multiverse import run_steps
 from ..outcomes import Outcome
 from ..position import PhaseKind
@@ -29,7 +26,7 @@ from ..rules import EDITIONS, RuleBook, rule_book
 from . import board as drawing
 from .board import focus_box
 from .multiverse import multiverse_case_element
-from .scene import case_scenes
+from .scene import case_scenes, edition_scenes, resolution_scene
 from .svg import SVG_NS, el, to_text
 
 MAP_GROUPS = ("edges", "provinces")  # what draw_map draws, the same in many pictures
@@ -350,24 +347,6 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
 
 
 # -- the paradox explorer ---------------------------------------------------------------
-def resolution_scene(
-    scene: drawing.Scene, rules: RuleBook, values: dict[Decision, bool], title: str = ""
-) -> drawing.Scene | None:
-    """The scene adjudicated with one consistent resolution of a core kept as given, or None
-    when the adjudicator cannot reproduce it with every equation holding."""
-    try:
-        resolution = adjudicate(scene.position, scene.orders, rules, recorded=values)
-    except DipsatError:
-        return None
-    if any(resolution.values.get(d) != v for d, v in values.items()):
-        return None
-    if check_resolution(replace(resolution, recorded={})):  # the core's equations hold too
-        return None
-    return drawing.Scene(
-        scene.position, scene.orders, resolution.outcomes, resolution.dislodged, title
-    )
-
-
 def explore_page(case: Case, rules: RuleBook, phases: list[tuple[str, list[CoreReport]]]) -> str:
     """One case: its position and outcomes under ``rules``, then every core of every phase with
     each consistent resolution drawn, and which edition picks which."""
@@ -398,33 +377,22 @@ def explore_page(case: Case, rules: RuleBook, phases: list[tuple[str, list[CoreR
 def _editions_section(scene: drawing.Scene, reports: list[CoreReport], pictures: Pictures) -> str:
     """The turn as each edition adjudicates it, one picture per distinct outcome, captioned
     with the editions that reach it and the rule each applied to the cores."""
-    groups: dict[tuple[str, ...], list[str]] = {}
-    drawn: dict[tuple[str, ...], drawing.Scene] = {}
-    for name, book in EDITIONS.items():
-        try:
-            resolution = adjudicate(scene.position, scene.orders, book)
-        except DipsatError:
-            continue
-        key = tuple(o.label for o in resolution.outcomes)
-        groups.setdefault(key, []).append(name)
-        drawn.setdefault(
-            key,
-            drawing.Scene(scene.position, scene.orders, resolution.outcomes, resolution.dislodged),
-        )
+    groups = edition_scenes(scene)
+    drawn = {names: drawn for names, drawn in groups}
     box = focus_box(list(drawn.values()), standard_layout())
     figures = []
-    for key, names in groups.items():
+    for names in drawn:
         rules_used = sorted(
             {f"{c.why}" for r in reports for e, c in r.editions.items() if e in names}
         )
         caption = (
             f"<strong>{esc(', '.join(names))}</strong>: "
             + "; ".join(esc(w) for w in rules_used)
-            + _outcome_list(drawn[key])
+            + _outcome_list(drawn[names])
         )
         figures.append(
             _figure(
-                pictures.board(replace(drawn[key], title=", ".join(names)), box=box),
+                pictures.board(drawn[names], box=box),
                 caption,
                 f' class="edition" data-editions="{esc(" ".join(names))}"',
             )
