@@ -575,7 +575,7 @@ def board_element(
             "g",
             {"class": "panel", "transform": f"translate({num(map_w + 16)},{num(top + 10)})"},
         )
-        _draw_panel(panel, lines)
+        draw_panel(panel, lines)
         draw_legend(
             el(
                 root,
@@ -602,7 +602,7 @@ def _panel_lines(scene: Scene) -> list[tuple[str, str]]:
     return lines
 
 
-def _draw_panel(panel: ET.Element, lines: list[tuple[str, str]]) -> None:
+def draw_panel(panel: ET.Element, lines: list[tuple[str, str]]) -> None:
     for number, (kind, text) in enumerate(lines):
         attrs = {"x": 0, "y": 14 + 18 * number, "class": kind}
         if kind == "heading":

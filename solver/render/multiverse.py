@@ -16,16 +16,19 @@ from topology import Location, standard
 from topology.layout import standard_layout
 
 from ..cases import Case
+from ..errors import DipsatError
 from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, step
 from ..orders import Given, Place, timeline_name
 from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
 from .board import (
+    LEGEND_HEIGHT,
     Scene,
     draw_board,
     draw_legend,
     draw_orders,
+    draw_panel,
     focus_box,
     locator,
     markers,
@@ -102,8 +105,10 @@ def grid_element(
     heading: str = "",
     new: Sequence[BoardKey] = (),
     prefix: str = "",
+    legend: bool = True,
 ) -> ET.Element:
-    """The grid picture of a multiverse with the given orders drawn on it."""
+    """The grid picture of a multiverse with the given orders drawn on it (and beside it the
+    orders in words and, if ``legend``, the legend)."""
     layout = standard_layout()
     boards = {b.key: b for b in mv.boards}
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
@@ -145,7 +150,9 @@ def grid_element(
     grid_w = LABEL_W + columns * (CELL_WIDTH + GAP)
     lines = _panel(drawn)
     width = grid_w + PANEL_W
-    height = max(HEAD_H + len(rows) * (cell_h + GAP), 60 + 18 * len(lines) + 320)
+    height = max(
+        HEAD_H + len(rows) * (cell_h + GAP), 60 + 18 * len(lines) + (LEGEND_HEIGHT if legend else 0)
+    )
     root = el(
         None,
         "svg",
@@ -217,20 +224,11 @@ def grid_element(
         [d.tag for d in across],
     )
     panel = el(root, "g", {"class": "panel", "transform": f"translate({num(grid_w + 10)},40)"})
-    for number, (kind, text) in enumerate(lines):
-        attrs = {"x": 0, "y": 14 + 18 * number, "class": kind}
-        if kind == "heading":
-            attrs["font-weight"] = 700
-        el(panel, "text", attrs, text)
-    legend_y = 60 + 18 * len(lines)
-    draw_legend(
-        el(
-            root,
-            "g",
-            {"class": "legend", "transform": f"translate({num(grid_w + 10)},{num(legend_y)})"},
-        ),
-        prefix,
-    )
+    draw_panel(panel, lines)
+    if legend:
+        legend_y = 60 + 18 * len(lines)
+        transform = f"translate({num(grid_w + 10)},{num(legend_y)})"
+        draw_legend(el(root, "g", {"class": "legend", "transform": transform}), prefix)
     return root
 
 
@@ -326,19 +324,19 @@ def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
 
 
 def multiverse_case_element(
-    case: Case, rules: RuleBook, step: int | None = None, prefix: str = ""
+    case: Case, rules: RuleBook, step: int | None = None, prefix: str = "", legend: bool = True
 ) -> ET.Element:
     """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
     steps = case_steps(case, rules)
     number = len(steps) if step is None else step
     if not 1 <= number <= len(steps):
-        raise ValueError(f"step {number} is out of range: the case has {len(steps)} step(s)")
+        raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
     done = steps[number - 1]
     drawn, retreating = step_drawing(done)
     before = {b.key for b in done.before.boards}
     new = [b.key for b in done.after.boards if b.key not in before]
     heading = f"{case.id} {case.title} (step {number} of {len(steps)})"
-    return grid_element(done.after, drawn, retreating, heading, new, prefix)
+    return grid_element(done.after, drawn, retreating, heading, new, prefix, legend)
 
 
 def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:

@@ -136,7 +136,7 @@ class Pictures:
 
     def multiverse(self, case: Case, rules: RuleBook, number: int) -> str:
         """The grid of boards after step ``number`` of a multiverse case."""
-        return self.svg(multiverse_case_element(case, rules, number, self.prefix()))
+        return self.svg(multiverse_case_element(case, rules, number, self.prefix(), legend=False))
 
     def legend(self) -> str:
         prefix = self.prefix()
