@@ -295,6 +295,8 @@ def render_picture(
             from .render.svg import write_png
 
             write_png(svg, target)
+    except DipsatError as error:
+        raise fail(f"{target}: {error}") from error
     except OSError as error:
         raise fail(f"{target}: cannot write: {error.strerror or error}") from error
     out.print(f"wrote {target}", markup=False)

@@ -4,6 +4,7 @@ the units, orders, outcomes and retreats; then `dipsat render` as a user runs it
 from __future__ import annotations
 
 import struct
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from functools import cache
@@ -285,6 +286,15 @@ def test_render_writes_a_png(tmp_path):
     assert data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
     assert 1200 <= width <= 4000 and 600 <= height <= 4000
+
+
+def test_png_without_cairo_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if libcairo were not installed
+    target = tmp_path / "pandin.png"
+    done = render(F_CASES, "--case", "6.F.16", "--out", target)
+    assert done.exit_code == 2
+    assert f"{target}: PNG pictures need the Cairo library" in done.output
+    assert not target.exists()
 
 
 def test_render_draws_a_saved_game_phase_by_phase(tmp_path):

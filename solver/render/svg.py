@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from ..errors import DipsatError
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 Point = tuple[float, float]
@@ -60,8 +62,18 @@ def to_text(root: ET.Element) -> str:
 
 
 def write_png(svg: str, path: str, largest: float = 4000) -> None:
-    """Rasterise an SVG picture to a PNG file at twice its size (at most ``largest`` wide)."""
-    import cairosvg
+    """Rasterise an SVG picture to a PNG file at twice its size (at most ``largest`` wide).
+
+    Raises:
+        DipsatError: the Cairo library CairoSVG draws with is not installed.
+    """
+    try:
+        import cairosvg
+    except (ImportError, OSError) as error:  # cairocffi found no libcairo
+        raise DipsatError(
+            "PNG pictures need the Cairo library (Debian package libcairo2); "
+            f"write .svg instead ({error})"
+        ) from error
 
     width = float(ET.fromstring(svg).get("width", "1000"))
     scale = min(2.0, largest / width)
