@@ -305,6 +305,7 @@ def render_picture(
 def _picture(file: str, case: str | None, step: int | None, rules: str | None, whole: bool):
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .render.board import Scene, board_svg
+    from .render.scene import pending_scene, played_scene
 
     if step is not None and step < 1:
         raise fail(f"{file}: --step {step}: phases are counted from 1")
@@ -319,19 +320,16 @@ def _picture(file: str, case: str | None, step: int | None, rules: str | None, w
 
             return multiverse_game_svg(game)
         name = Path(file).name
+        book = rule_book(rules or game.rules)
         if step is None:
             title = f"{name}: {game.position.phase}, orders pending"
-            return board_svg(Scene(game.position, game.orders, None, (), title), whole)
+            return board_svg(pending_scene(game.position, game.orders, book, title), whole)
         if step > len(game.history):
             raise fail(f"{file}: --step {step}: the game has {len(game.history)} phase(s) played")
-        from .game import advance
-        from .resolution import Resolution
-
         past = game.history[step - 1]
-        done = advance(past.position, past.orders, rule_book(rules or game.rules))
-        retreating = done.detail.dislodged if isinstance(done.detail, Resolution) else ()
         title = f"{name}: phase {step} of {len(game.history)} played"
-        return board_svg(Scene(past.position, past.orders, done.outcomes, retreating, title), whole)
+        scene, _ = played_scene(past.position, past.orders, book, title)
+        return board_svg(scene, whole)
     chosen = _one_case(file, case)
     book = rule_book(rules or chosen.edition)
     blocks = len(chosen.blocks)

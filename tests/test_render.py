@@ -144,9 +144,13 @@ def unit_problems(scene, root):
         yield f"units drawn {sorted(map(unit_key, drawn))}, expected {sorted(expected)}"
     fates = {str(r.unit.location): r for r in scene.retreating}
     for g in drawn:
-        if "retreating" in classes(g):
-            continue
         place, r = g.get("data-place"), fates.get(g.get("data-place"))
+        if "retreating" in classes(g):  # a retreat phase: the fate is the waiting unit's
+            if ("destroyed" in classes(g)) != (r is not None and not r.options):
+                yield f"retreating unit {place}: destroyed class {'destroyed' in classes(g)}"
+            continue
+        if position.dislodged:  # the unit that dislodged it stands there: no fate of its own
+            r = None
         if ("dislodged" in classes(g)) != (r is not None):
             yield f"unit {place}: dislodged class {'dislodged' in classes(g)}"
         if ("destroyed" in classes(g)) != (r is not None and not r.options):

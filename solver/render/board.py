@@ -29,7 +29,7 @@ from ..orders import (
     SupportMove,
 )
 from ..outcomes import Outcome
-from ..position import Position, Unit
+from ..position import Position, Unit, location_name
 from ..resolution import Retreating
 from .svg import SVG_NS, Point, between, el, line_d, num, title, to_text, toward
 
@@ -400,15 +400,18 @@ def _convoy_stops(order: Move, convoys: list[Convoy], locate: Locate, board: Boa
     return [s for s in stops if s is not None]
 
 
-def draw_retreats(parent: ET.Element, retreating: Sequence[Retreating], layout: Layout) -> None:
-    """Each dislodged unit's retreat options, as thin dotted arrows."""
+def draw_retreats(parent: ET.Element, retreating: Sequence[Retreating], locate: Locate) -> None:
+    """Each dislodged unit's retreat options, as thin dotted arrows from the unit."""
     for r in retreating:
-        start = unit_point(layout, r.unit.location)
+        start = locate(Place(r.unit.province, r.unit.location.coast))
         g = el(parent, "g", {"class": "retreat-options", "data-place": str(r.unit.location)})
-        names = ", ".join(str(o) for o in r.options) or "none: the unit is destroyed"
+        names = ", ".join(location_name(o) for o in r.options) or "none: the unit is destroyed"
         title(g, f"{r.unit.power} {r.unit} may retreat to: {names}")
         for option in r.options:
-            end = toward(layout.point(str(option)), start, 12)
+            end = locate(Place(option.province, option.coast))
+            if start is None or end is None:
+                continue
+            end = toward(end, start, 12)
             el(
                 g,
                 "path",
@@ -423,9 +426,11 @@ def draw_board(
     prefix: str,
     board: Board | None = None,
     layout: Layout | None = None,
-    locate: Locate | None = None,
 ) -> None:
-    """Map, units, retreat options and orders of one scene, in layout coordinates."""
+    """Map, units, retreat options and orders of one scene, in layout coordinates.
+
+    In a movement phase the units that must retreat are marked where they stand; in a
+    retreat phase they stand beside the unit that dislodged them."""
     board = board or standard()
     layout = layout or standard_layout()
     draw_map(parent, scene.position, board, layout)
@@ -433,13 +438,16 @@ def draw_board(
     for r in scene.retreating:
         fate[r.unit.province] = ["dislodged"] + ([] if r.options else ["destroyed"])
     units = el(parent, "g", {"class": "units"})
+    awaiting = bool(scene.position.dislodged)  # a retreat phase: the fates are theirs
     for unit in scene.position.units:
-        draw_unit(units, unit, unit_point(layout, unit.location), fate.get(unit.province, ()))
+        extra = () if awaiting else fate.get(unit.province, ())
+        draw_unit(units, unit, unit_point(layout, unit.location), extra)
     for d in scene.position.dislodged:
         x, y = unit_point(layout, d.unit.location)
-        draw_unit(units, d.unit, (x + 16, y + 10), ["retreating"])  # beside the attacker
-    draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, layout)
-    where = locate or locator(scene.position, layout)
+        extra = ["retreating", *fate.get(d.unit.province, ())[1:]]
+        draw_unit(units, d.unit, (x + 16, y + 10), extra)  # beside the attacker
+    where = locator(scene.position, layout)
+    draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, where)
     draw_orders(
         el(parent, "g", {"class": "orders"}),
         scene.orders,

@@ -3,6 +3,7 @@ outcome each edition reaches."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..adjudicate import adjudicate
@@ -11,7 +12,10 @@ from ..checker import check_resolution
 from ..errors import DipsatError
 from ..game import advance
 from ..model import Decision
-from ..resolution import Resolution
+from ..orders import Given
+from ..position import PhaseKind, Position
+from ..resolution import Resolution, Retreating
+from ..retreats import retreat_options
 from ..rules import EDITIONS, RuleBook
 from .board import Scene
 
@@ -21,12 +25,41 @@ def case_scenes(case: Case, rules: RuleBook) -> list[Scene]:
     scenes = []
     position = case.position
     for block in case.blocks:
-        givens = tuple(o.given for o in block.orders)
-        step = advance(position, givens, rules)
-        retreating = step.detail.dislodged if isinstance(step.detail, Resolution) else ()
-        scenes.append(Scene(position, givens, step.outcomes, retreating, f"{case.id} {case.title}"))
-        position = step.after
+        scene, position = played_scene(
+            position, [o.given for o in block.orders], rules, f"{case.id} {case.title}"
+        )
+        scenes.append(scene)
     return scenes
+
+
+def played_scene(
+    position: Position, orders: Sequence[Given], rules: RuleBook, title: str = ""
+) -> tuple[Scene, Position]:
+    """A phase adjudicated: its scene (with the units that must retreat and where they may
+    go), and the position after it."""
+    step = advance(position, orders, rules)
+    if isinstance(step.detail, Resolution):
+        retreating = step.detail.dislodged
+    else:
+        retreating = awaiting(position, rules)
+    return Scene(position, tuple(orders), step.outcomes, retreating, title), step.after
+
+
+def pending_scene(
+    position: Position, orders: Sequence[Given], rules: RuleBook, title: str = ""
+) -> Scene:
+    """A phase not adjudicated yet: its orders drawn as pending."""
+    return Scene(position, tuple(orders), None, awaiting(position, rules), title)
+
+
+def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
+    """In a retreat phase, each dislodged unit with the places it may retreat to."""
+    if position.phase.kind is not PhaseKind.RETREAT:
+        return ()
+    return tuple(
+        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, None, rules))
+        for d in position.dislodged
+    )
 
 
 def resolution_scene(
