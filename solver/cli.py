@@ -17,7 +17,7 @@ from .compare import compare
 from .conformance import run
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .explain import explain, render
-from .explore import explore_case, report_json
+from .explore import MAX_RESOLUTIONS, explore_case, report_json
 from .notation import parse_given
 from .replay import KINDS
 from .replay import replay as replay_games
@@ -221,7 +221,10 @@ def explore(
     for name, reports in phases:
         out.print(f" {name}: {len(reports)} core(s)")
         for number, r in enumerate(reports, start=1):
-            out.print(f"  core {number}: {r.kind}, {r.solutions} consistent resolution(s)")
+            count = f"at least {MAX_RESOLUTIONS}" if r.capped else str(r.solutions)
+            out.print(f"  core {number}: {r.kind}, {count} consistent resolution(s)")
+            if r.capped:
+                out.print("    too many to list: the explorer lists at most that many")
             for order in r.orders:
                 out.print(f"    {order}")
             if r.solutions > 1:

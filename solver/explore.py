@@ -42,6 +42,7 @@ class CoreReport:
     resolutions: tuple[dict[Decision, bool], ...]
     kind: str  # circular movement, convoy paradox, other
     editions: dict[str, EditionChoice]
+    capped: bool = False  # MAX_RESOLUTIONS found: none listed (a partial list is arbitrary)
 
     @property
     def solutions(self) -> int:
@@ -90,7 +91,8 @@ def explore(
         fixed.update(settled.recorded)
         scope = (set(core) | upstream) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), MAX_RESOLUTIONS, config)
-        resolutions = tuple({d: s[d] for d in core} for s in found)
+        capped = len(found) >= MAX_RESOLUTIONS
+        resolutions = () if capped else tuple({d: s[d] for d in core} for s in found)
         unique = list(dict.fromkeys(tuple(sorted(r.items())) for r in resolutions))
         resolutions = tuple(dict(r) for r in unique)
         labels = tuple(structure.label(d) for d in core)
@@ -107,7 +109,7 @@ def explore(
             name: _choice(core, resolutions, resolution) for name, resolution in by_edition.items()
         }
         reports.append(
-            CoreReport(tuple(core), labels, order_texts, resolutions, _kind(core), choices)
+            CoreReport(tuple(core), labels, order_texts, resolutions, _kind(core), choices, capped)
         )
     return reports
 
@@ -152,6 +154,7 @@ def report_json(reports: list[CoreReport], labels: Mapping[Decision, str] | None
                 "orders": list(r.orders),
                 "decisions": list(r.labels),
                 "solutions": r.solutions,
+                "capped": r.capped,
                 "kind": r.kind,
                 "differing": [r.labels[r.decisions.index(d)] for d in r.differing],
                 "resolutions": [

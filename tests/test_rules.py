@@ -51,6 +51,35 @@ def test_explorer_says_which_resolution_each_edition_picks():
     assert core.editions["2000"].picks is None
 
 
+def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch, tmp_path):
+    """At the cap the explorer lists none (which ones the solver found first is arbitrary)
+    and says so, in the report, its JSON, the terminal and the page."""
+    from typer.testing import CliRunner
+
+    from solver import explore as module
+    from solver.cli import app
+
+    monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
+    monkeypatch.setattr("solver.cli.MAX_RESOLUTIONS", 2)
+    monkeypatch.setattr("solver.render.pages.MAX_RESOLUTIONS", 2)
+    case = BY_ID["6.F.14"]  # two consistent resolutions
+    (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
+    assert core.capped and core.resolutions == ()
+    assert all(choice.picks is None for choice in core.editions.values())
+    cases = str(ROOT / "cases" / "datc" / "6F.cases")
+    done = CliRunner().invoke(app, ["explore", cases, "--case", "6.F.14"])
+    assert "convoy paradox, at least 2 consistent resolution(s)" in done.output
+    assert "too many to list" in done.output
+    done = CliRunner().invoke(app, ["explore", cases, "--case", "6.F.14", "--json"])
+    assert json.loads(done.output)["cores"][0]["capped"] is True
+    page = tmp_path / "page.html"
+    CliRunner().invoke(app, ["explore", cases, "--case", "6.F.14", "--html", str(page)])
+    assert "at least 2 consistent resolution(s)" in page.read_text(encoding="utf-8")
+    monkeypatch.setattr(module, "MAX_RESOLUTIONS", 3)
+    (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
+    assert not core.capped and core.solutions == 2
+
+
 @pytest.mark.parametrize(("book", "cases"), table("compare_rules.txt"))
 def test_compare_rules_finds_the_cases_a_policy_changes(book, cases):
     changed = compare(DATC, EDITIONS["2025"], rule_book(str(DATA / "rulebooks" / book)))

@@ -18,7 +18,7 @@ from topology.layout import standard_layout
 from ..cases import Case
 from ..conformance import CaseResult, Failure, Report
 from ..errors import DipsatError
-from ..explore import CoreReport
+from ..explore import MAX_RESOLUTIONS, CoreReport
 from ..multiverse import run_steps
 from ..outcomes import Outcome
 from ..position import PhaseKind
@@ -408,7 +408,7 @@ def _core_article(number, report: CoreReport, scene, rules: RuleBook, pictures: 
     label = dict(zip(report.decisions, report.labels, strict=True))
     parts = [
         f'<article class="core" data-core="{number}">',
-        f"<h3>core {number}: {esc(report.kind)}, {report.solutions} consistent resolution(s)</h3>",
+        f"<h3>core {number}: {esc(report.kind)}, {_count(report)} consistent resolution(s)</h3>",
         "<p>Orders:</p><ul>" + "".join(f"<li><code>{esc(o)}</code></li>" for o in report.orders),
         "</ul>",
     ]
@@ -416,7 +416,9 @@ def _core_article(number, report: CoreReport, scene, rules: RuleBook, pictures: 
         parts.append(
             "<p>They differ in: " + "; ".join(esc(label[d]) for d in report.differing) + "</p>"
         )
-    if not report.resolutions:
+    if report.capped:
+        parts.append("<p>Too many consistent resolutions to list them all.</p>")
+    elif not report.resolutions:
         parts.append(
             "<p>No consistent resolution: the equations of this core have no solution, so "
             "every rule book settles it by its backup rule.</p>"
@@ -443,6 +445,10 @@ def _core_article(number, report: CoreReport, scene, rules: RuleBook, pictures: 
         )
     parts.append("</article>")
     return "\n".join(parts)
+
+
+def _count(report: CoreReport) -> str:
+    return f"at least {MAX_RESOLUTIONS}" if report.capped else str(report.solutions)
 
 
 def _outcome_list(scene: drawing.Scene) -> str:
