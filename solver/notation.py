@@ -506,6 +506,10 @@ class _DaideParser(_Parser):
         if verb is None or verb.kind != "word":
             raise self.error("a DAIDE order (HLD MTO SUP CVY CTO RTO DSB BLD REM)")
         self.i += 1
+        if self.phase == "retreat" and verb.folded in ("mto", "cto", "hld", "sup", "cvy"):
+            # DAIDE has a verb of its own for a retreat; a movement verb here is a mistake,
+            # not a retreat (and it would print as a move that reads back as a retreat)
+            raise self.error("RTO or DSB (a retreat phase)", verb)
         match verb.folded:
             case "hld":
                 return power, Hold(unit)

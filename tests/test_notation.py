@@ -61,6 +61,18 @@ def test_retreat_phase_reads_a_move_as_retreat():
     assert isinstance(parse_order("A Holland - Belgium"), Move)
 
 
+def test_daide_in_a_retreat_phase_takes_only_retreat_verbs():
+    """MTO is a movement verb: in a retreat phase it is an error, not a move that would print
+    as text reading back as a retreat."""
+    with pytest.raises(OrderSyntaxError) as caught:
+        parse_given("( ENG AMY HOL ) MTO BEL", phase="retreat")
+    assert str(caught.value) == "17: expected RTO or DSB (a retreat phase), found 'MTO'"
+    retreat = parse_given("( ENG AMY HOL ) RTO BEL", phase="retreat")
+    assert isinstance(retreat.order, Retreat)
+    assert parse_given(str(retreat), phase="retreat") == retreat
+    assert isinstance(parse_order("( ENG AMY HOL ) DSB", phase="retreat"), Disband)
+
+
 def test_ambiguous_name_lists_candidates():
     with pytest.raises(OrderSyntaxError, match=r"could be .*Norway, Norwegian Sea"):
         parse_order("F Nor - Swe")
