@@ -14,8 +14,9 @@ from conftest import ROOT, all_cases, played, under_hash_seeds
 from typer.testing import CliRunner
 
 from solver.cli import app
-from solver.render.board import POWER_COLOURS, board_svg, colour
+from solver.render.board import board_svg
 from solver.render.scene import case_scenes
+from solver.render.style import POWER_COLOURS, colour
 from solver.rules import rule_book
 from solver.savegame import save
 from topology import standard

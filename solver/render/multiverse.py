@@ -22,20 +22,10 @@ from ..orders import Given, Place, timeline_name
 from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
-from .board import (
-    LEGEND_HEIGHT,
-    Scene,
-    draw_board,
-    draw_legend,
-    draw_orders,
-    draw_panel,
-    focus_box,
-    locator,
-    markers,
-    order_text,
-    places_of,
-    result_of,
-)
+from .arrows import draw_orders, order_text, result_of
+from .board import Scene, draw_board, draw_panel, focus_box, locator, places_of
+from .legend import LEGEND_HEIGHT, draw_legend, markers
+from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
 BoardKey = tuple[int, int]
@@ -165,8 +155,6 @@ def grid_element(
             "font-family": "sans-serif",
         },
     )
-    from .board import STYLE
-
     el(root, "style", text=STYLE + GRID_STYLE)
     markers(el(root, "defs"), prefix)
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})

@@ -24,9 +24,12 @@ from ..outcomes import Outcome
 from ..position import PhaseKind
 from ..rules import EDITIONS, RuleBook, rule_book
 from . import board as drawing
+from .arrows import order_text, result_of
 from .board import focus_box
+from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .multiverse import multiverse_case_element
 from .scene import case_scenes, edition_scenes, resolution_scene
+from .style import STYLE
 from .svg import SVG_NS, el, to_text
 
 MAP_GROUPS = ("edges", "provinces")  # what draw_map draws, the same in many pictures
@@ -90,8 +93,8 @@ class Pictures:
     def svg(self, root: ET.Element) -> str:
         # the board style is the same in every picture: the page carries it once
         for node in root.findall("style"):
-            if (node.text or "").startswith(drawing.STYLE):
-                node.text = node.text[len(drawing.STYLE) :]
+            if (node.text or "").startswith(STYLE):
+                node.text = node.text[len(STYLE) :]
             if not (node.text or "").strip():
                 root.remove(node)
         self.share_maps(root)
@@ -147,14 +150,12 @@ class Pictures:
                 "xmlns": SVG_NS,
                 "class": "legend-picture",
                 "width": 340,
-                "height": drawing.LEGEND_HEIGHT,
-                "viewBox": f"0 0 340 {drawing.LEGEND_HEIGHT}",
+                "height": LEGEND_HEIGHT,
+                "viewBox": f"0 0 340 {LEGEND_HEIGHT}",
             },
         )
-        drawing.markers(el(root, "defs"), prefix)
-        drawing.draw_legend(
-            el(root, "g", {"class": "legend", "transform": "translate(4,4)"}), prefix
-        )
+        markers(el(root, "defs"), prefix)
+        draw_legend(el(root, "g", {"class": "legend", "transform": "translate(4,4)"}), prefix)
         return self.svg(root)
 
 
@@ -168,7 +169,7 @@ def page(title: str, body: Iterable[str], pictures: Pictures) -> str:
             '<meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{esc(title)}</title>",
-            f"<style>{PAGE_STYLE}{drawing.STYLE}</style>",
+            f"<style>{PAGE_STYLE}{STYLE}</style>",
             "</head>",
             "<body>",
             pictures.shared(),
@@ -454,7 +455,7 @@ def _count(report: CoreReport) -> str:
 def _outcome_list(scene: drawing.Scene) -> str:
     """Every order of a drawn scene with its outcome, as a list."""
     items = "".join(
-        f'<li class="{esc(drawing.result_of(o))}">{esc(drawing.order_text(g, o))}</li>'
+        f'<li class="{esc(result_of(o))}">{esc(order_text(g, o))}</li>'
         for g, o in zip(scene.orders, scene.outcomes or (), strict=True)
     )
     return f'<ul class="outcomes">{items}</ul>'

@@ -1,0 +1,163 @@
+"""The legend, and the arrow heads, bars and dots that orders and the legend share."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from .arrows import cross
+from .style import FAIL, OTHER_COLOUR, POWER_COLOURS, colour
+from .svg import el
+
+
+def markers(defs: ET.Element, prefix: str) -> None:
+    """Arrow heads in each power's colour, the bounce bar and the support dot."""
+    for power, fill in [*POWER_COLOURS.items(), ("other", OTHER_COLOUR), ("grey", "#999")]:
+        m = el(
+            defs,
+            "marker",
+            {
+                "id": f"{prefix}head-{power.lower()}",
+                "viewBox": "0 0 10 10",
+                "refX": 8,
+                "refY": 5,
+                "markerWidth": 4,
+                "markerHeight": 4,
+                "orient": "auto",
+                "markerUnits": "strokeWidth",
+            },
+        )
+        el(m, "path", {"d": "M0 0 L10 5 L0 10 Z", "fill": fill})
+    m = el(
+        defs,
+        "marker",
+        {
+            "id": f"{prefix}bar",
+            "viewBox": "0 0 4 12",
+            "refX": 2,
+            "refY": 6,
+            "markerWidth": 2,
+            "markerHeight": 5,
+            "orient": "auto",
+            "markerUnits": "strokeWidth",
+        },
+    )
+    el(m, "rect", {"x": 0, "y": 0, "width": 4, "height": 12, "fill": FAIL})
+    m = el(
+        defs,
+        "marker",
+        {
+            "id": f"{prefix}dot",
+            "viewBox": "0 0 10 10",
+            "refX": 5,
+            "refY": 5,
+            "markerWidth": 4,
+            "markerHeight": 4,
+            "markerUnits": "strokeWidth",
+        },
+    )
+    el(m, "circle", {"cx": 5, "cy": 5, "r": 4, "fill": "#fff", "stroke": "#333", "stroke-width": 2})
+
+
+LEGEND_HEIGHT = 300
+
+
+def draw_legend(g: ET.Element, prefix: str) -> None:
+    """What the shapes, lines and colours mean."""
+    el(g, "text", {"class": "heading", "x": 0, "y": 12}, "Legend")
+    y = 32
+    samples = [
+        ("land", "rect", "land (armies)"),
+        ("coast", "rect", "coast (armies and fleets)"),
+        ("sea", "ellipse", "sea (fleets)"),
+    ]
+    for kind, shape, label in samples:
+        s = el(g, "g", {"class": f"province {kind}"})
+        if shape == "rect":
+            el(
+                s,
+                "rect",
+                {"class": "shape", "x": 0, "y": y - 9, "width": 30, "height": 18, "rx": 6},
+            )
+        else:
+            el(s, "ellipse", {"class": "shape", "cx": 15, "cy": y, "rx": 15, "ry": 9})
+        el(g, "text", {"x": 40, "y": y + 4}, label)
+        y += 24
+    el(
+        g,
+        "circle",
+        {
+            "cx": 15,
+            "cy": y,
+            "r": 7.5,
+            "fill": "none",
+            "stroke": colour("France"),
+            "stroke-width": 2,
+        },
+    )
+    el(g, "circle", {"cx": 15, "cy": y, "r": 4.5, "fill": "#3b3326"})
+    el(g, "text", {"x": 40, "y": y + 4}, "supply centre: dot owner, ring home")
+    y += 26
+    for label, d, attrs in (
+        ("move succeeds", "", {"stroke-width": 3.5}),
+        ("move fails (bounced, no path)", "bar", {"stroke-width": 3.5, "stroke-dasharray": "7 5"}),
+        (
+            "support given (to the move's arrow)",
+            "dot",
+            {"stroke-width": 2, "stroke-dasharray": "1 4"},
+        ),
+    ):
+        end = f"url(#{prefix}{d})" if d else f"url(#{prefix}head-other)"
+        el(
+            g,
+            "path",
+            {
+                "d": f"M0 {y} L30 {y}",
+                "stroke": OTHER_COLOUR,
+                "fill": "none",
+                "marker-end": end,
+                **attrs,
+            },
+        )
+        el(g, "text", {"x": 40, "y": y + 4}, label)
+        y += 22
+    el(
+        g,
+        "path",
+        {
+            "d": f"M0 {y} L30 {y}",
+            "stroke": "#999",
+            "stroke-width": 2,
+            "fill": "none",
+            "stroke-dasharray": "1 4",
+        },
+    )
+    cross(el(g, "g", {"class": "order"}), (15, y), 6)
+    el(g, "text", {"x": 40, "y": y + 4}, "support cut (or not given)")
+    y += 24
+    el(
+        g,
+        "circle",
+        {
+            "cx": 15,
+            "cy": y,
+            "r": 10,
+            "fill": "none",
+            "stroke": OTHER_COLOUR,
+            "stroke-width": 2.5,
+            "stroke-dasharray": "4 3",
+        },
+    )
+    el(g, "text", {"x": 40, "y": y + 4}, "convoy (red: disrupted); hold: square")
+    y += 26
+    el(
+        g,
+        "circle",
+        {"cx": 15, "cy": y, "r": 9.5, "fill": OTHER_COLOUR, "stroke": FAIL, "stroke-width": 3},
+    )
+    el(g, "text", {"x": 40, "y": y + 4}, "dislodged unit; dotted: its retreats")
+    y += 24
+    for n, (power, fill) in enumerate(POWER_COLOURS.items()):
+        x = (n % 4) * 78
+        yy = y + (n // 4) * 20
+        el(g, "circle", {"cx": x + 8, "cy": yy, "r": 7, "fill": fill})
+        el(g, "text", {"x": x + 20, "y": yy + 4}, power)
