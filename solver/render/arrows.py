@@ -122,17 +122,7 @@ def draw_orders(
                     continue
                 _support(g, start, between(a, b, 0.62), result, stroke, prefix)
             case Convoy():
-                el(
-                    g,
-                    "circle",
-                    {
-                        "class": "ring",
-                        "cx": start[0],
-                        "cy": start[1],
-                        "r": 15,
-                        "stroke": stroke if result != "disrupted" else FAIL,
-                    },
-                )
+                _ring(g, start, stroke if result != "disrupted" else FAIL)
             case Hold():
                 el(
                     g,
@@ -150,18 +140,13 @@ def draw_orders(
             case Disband():
                 cross(g, start, 11)
             case Build():
-                el(
-                    g,
-                    "circle",
-                    {
-                        "class": "ring",
-                        "cx": start[0],
-                        "cy": start[1],
-                        "r": 15,
-                        "stroke": stroke,
-                        "stroke-dasharray": "3 3",
-                    },
-                )
+                _ring(g, start, stroke, {"stroke-dasharray": "3 3"})
+
+
+def _ring(g: ET.Element, at: Point, stroke: str, extra: dict | None = None) -> None:
+    """A circle round a unit: a convoy (dashed by the style sheet) or a build."""
+    attrs = {"class": "ring", "cx": at[0], "cy": at[1], "r": 15, "stroke": stroke}
+    el(g, "circle", {**attrs, **(extra or {})})
 
 
 def _support(g: ET.Element, start: Point, end: Point, result: str, stroke: str, prefix: str):
