@@ -51,8 +51,9 @@ def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
 
 def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch) -> None:
     import solver.savegame as savegame
+    import solver.savegame.envelope as envelope
 
-    monkeypatch.setattr(savegame, "MAX_SAVE_FILE_BYTES", 1000)
+    monkeypatch.setattr(envelope, "MAX_SAVE_FILE_BYTES", 1000)
     path = tmp_path / "game.json"
     savegame.save(savegame.new_game(), path)
     assert path.stat().st_size > 1000
