@@ -6,6 +6,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -262,6 +263,20 @@ def test_a_save_replaces_an_existing_file_not_a_temporary_one(tmp_path):
     (tmp_path / ".g.json.leftover.tmp").write_text("half a fi")
     save(new_game(), path)
     assert load(path) == new_game()
+
+
+def test_a_saved_game_has_the_permissions_of_any_new_file_or_keeps_its_own(tmp_path):
+    """The temporary file a save writes first is private; the game must not stay so."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "g.json"
+        save(new_game(), path)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+        path.chmod(0o640)
+        save(new_game(), path)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
 
 
 def dipsat(*args):

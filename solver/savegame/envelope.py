@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,6 +60,7 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
             dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
         ) as tmp:
             temporary = tmp.name
+            os.chmod(temporary, _mode(target))  # the temporary file is private (0600)
             tmp.write(data)
             tmp.flush()
             os.fsync(tmp.fileno())
@@ -74,6 +76,16 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def _mode(target: Path) -> int:
+    """The permissions a saved game gets: those it had, or a new file's under the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # -- reading -------------------------------------------------------------------------------------
