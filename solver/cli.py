@@ -256,9 +256,10 @@ def render_picture(
     file: Annotated[
         str,
         typer.Argument(
-            help="a case file, or a saved game (JSON written by `dipsat game new`): a file "
-            "named *.json or whose first non-blank character is '{' is read as a saved game, "
-            "any other as a case file"
+            help="a case file, a saved game (JSON written by `dipsat game new`) or a recorded "
+            "game in the MILA JSON format: a file named *.json or whose first non-blank "
+            'character is \'{\' is a game (recorded if it has "phases" and no "format"), '
+            "any other a case file"
         ),
     ],
     target: Annotated[
@@ -271,7 +272,8 @@ def render_picture(
             "--step",
             help="the phase to draw, from 1: a case's Nth phase block (default the last), "
             "adjudicated (a multiverse case: the grid after its Nth step); a saved game's Nth "
-            "phase played (default the current phase, its orders pending)",
+            "phase played (default the current phase, its orders pending); a recorded game's "
+            "Nth phase (default its last)",
         ),
     ] = None,
     rules: RulesOption = None,
@@ -282,8 +284,8 @@ def render_picture(
         ),
     ] = False,
 ) -> None:
-    """Draw a case or a saved game as an SVG or PNG picture: the board, the units, the
-    orders and their outcomes (a multiverse as a grid of boards)."""
+    """Draw a case, a saved game or a recorded game as an SVG or PNG picture: the board,
+    the units, the orders and their outcomes (a multiverse as a grid of boards)."""
     suffix = Path(target).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise fail(f"{target}: --out must name a .svg or a .png file")
@@ -312,6 +314,11 @@ def _picture(file: str, case: str | None, step: int | None, rules: str | None, w
 
     if step is not None and step < 1:
         raise fail(f"{file}: --step {step}: phases are counted from 1")
+    if _is_saved_game(file) and _is_recorded_game(file):
+        from .mila import read_game
+        from .render.scene import recorded_scene
+
+        return board_svg(recorded_scene(read_game(file), step, rule_book(rules or "2025")), whole)
     if _is_saved_game(file):
         from .savegame import SavedMultiverse, load_any
 
@@ -348,6 +355,15 @@ def _picture(file: str, case: str | None, step: int | None, rules: str | None, w
     if not scenes:
         return board_svg(Scene(chosen.position, title=f"{chosen.id} {chosen.title}"), whole)
     return board_svg(scenes[(step or blocks) - 1], whole)
+
+
+def _is_recorded_game(file: str) -> bool:
+    """A JSON object with "phases" and no "format" is a recorded game in the MILA format."""
+    try:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False  # the saved-game reader reports what is wrong with it
+    return isinstance(data, dict) and "phases" in data and "format" not in data
 
 
 def _is_saved_game(file: str) -> bool:

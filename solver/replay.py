@@ -131,7 +131,7 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
         assert here.phase is not None  # the end marker is always last
         kind = KINDS[here.phase.kind]
         counts = report.by_kind[kind]
-        position, note = _start(here, previous)
+        position, note = start_position(here, previous)
         previous = None
         if position is not None:
             try:
@@ -154,7 +154,9 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
         )
 
 
-def _start(here: RecordedPhase, previous: Step | None) -> tuple[Position | None, str | None]:
+def start_position(
+    here: RecordedPhase, previous: Step | None
+) -> tuple[Position | None, str | None]:
     """The position to adjudicate, or None and why it cannot be built."""
     assert here.phase is not None
     if here.phase.kind is not PhaseKind.RETREAT:

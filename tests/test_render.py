@@ -361,3 +361,29 @@ def test_render_reports_bad_input_in_one_line(tmp_path, args, named, says):
     assert len(done.stderr.strip().splitlines()) == 1
     assert named in done.stderr and says in done.stderr
     assert not (folder / "out.svg").exists()
+
+
+def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
+    """A real game in the MILA format, phase by phase: each phase's orders drawn with the
+    outcome our adjudication gives them; retreat phases rebuilt as `dipsat replay` does."""
+    from solver.mila import read_game
+
+    path = ROOT / "tests" / "data" / "games" / "game_433761_ENGLAND_AG.json"
+    game = read_game(path)
+    phases = game.phases[:-1]
+    target = tmp_path / "phase.svg"
+    kinds = Counter()
+    for number, here in enumerate(phases, start=1):
+        done = render(path, "--step", number, "--out", target)
+        assert done.exit_code == 0, (here.name, done.output)
+        root = svg_of(target)
+        assert here.name in next(root.iter(f"{NS}text")).text
+        drawn = [classes(g) for g in groups(root, "order", "data-order")]
+        assert len(drawn) == len(here.orders), here.name
+        assert all(c & (RESULTS - {"pending"}) for c in drawn), here.name
+        kinds[here.phase.kind.value] += 1
+    assert kinds["movement"] and kinds["retreat"] and kinds["adjustment"]
+    assert render(path, "--out", target).exit_code == 0  # the last phase by default
+    done = render(path, "--step", len(phases) + 1, "--out", target)
+    assert done.exit_code == 2
+    assert f"--step {len(phases) + 1}: the game has {len(phases)} phase(s)" in done.output

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from ..adjudicate import adjudicate
 from ..cases import Case
 from ..checker import check_resolution
 from ..errors import DipsatError
 from ..game import advance
+from ..mila import Game
 from ..model import Decision
 from ..orders import Given
 from ..position import PhaseKind, Position
+from ..replay import start_position
 from ..resolution import Resolution, Retreating
 from ..retreats import retreat_options
 from ..rules import EDITIONS, RuleBook
@@ -60,6 +63,28 @@ def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
         Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, None, rules))
         for d in position.dislodged
     )
+
+
+def recorded_scene(game: Game, step: int | None, rules: RuleBook) -> Scene:
+    """Phase ``step`` (from 1; by default the last played) of a recorded game (MILA JSON),
+    adjudicated under ``rules`` from the position the file records for it; a retreat phase
+    is rebuilt from our adjudication of the movement before it, as `dipsat replay` does."""
+    phases = game.phases[:-1]  # the last entry is the state the game ended in
+    number = len(phases) if step is None else step
+    if not 1 <= number <= len(phases):
+        raise DipsatError(f"{game.path}: --step {number}: the game has {len(phases)} phase(s)")
+    previous = None
+    for here in phases[: number - 1]:
+        position, _ = start_position(here, previous)
+        previous = advance(position, here.orders, rules) if position is not None else None
+    here = phases[number - 1]
+    position, why = start_position(here, previous)
+    if position is None:
+        raise DipsatError(f"{game.path}: {here.name}: {why}")
+    name = Path(game.path).name
+    title = f"{name}: {here.name}, phase {number} of {len(phases)}"
+    scene, _ = played_scene(position, here.orders, rules, title)
+    return scene
 
 
 def resolution_scene(
