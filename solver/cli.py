@@ -330,7 +330,7 @@ def _picture(file: str, case: str | None, step: int | None, rules: str | None, w
 
             return multiverse_game_svg(game)
         name = Path(file).name
-        book = rule_book(rules or game.rules)
+        book = rule_book(rules) if rules else game.rules
         if step is None:
             title = f"{name}: {game.position.phase}, orders pending"
             return board_svg(pending_scene(game.position, game.orders, book, title), whole)
@@ -472,7 +472,13 @@ GameFile = Annotated[str, typer.Argument(help="the saved game (JSON)")]
 @game_app.command("new")
 def game_new(
     file: GameFile,
-    rules: Annotated[str, typer.Option("--rules", help="rule book: an edition name")] = "2025",
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            help="rule book: an edition name, or a TOML file (the game keeps its policies)",
+        ),
+    ] = "2025",
     multiverse: Annotated[
         bool, typer.Option("--multiverse", help="a 5D game: timeline a at the opening")
     ] = False,
@@ -483,13 +489,14 @@ def game_new(
     if Path(file).exists():
         raise fail(f"{file}: already exists; choose another file")
     try:
-        save(new_multiverse(rules) if multiverse else new_game(rules), file)
+        game = new_multiverse(rules) if multiverse else new_game(rules)
+        save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
     kind = "multiverse game" if multiverse else "game"
-    out.print(f"{file}: new {kind}, rules {rules}, Spring 1901 movement", markup=False)
+    out.print(f"{file}: new {kind}, rules {game.rules.name}, Spring 1901 movement", markup=False)
 
 
 @game_app.command("order")
@@ -554,7 +561,7 @@ def game_show(file: GameFile) -> None:
     if isinstance(game, SavedMultiverse):
         return _multiverse_show(game)
     position = game.position
-    out.print(f"{position.phase} (rules {game.rules}, phases played: {len(game.history)})")
+    out.print(f"{position.phase} (rules {game.rules.name}, phases played: {len(game.history)})")
     _print_position(position)
     for given in game.orders:
         out.print(f"order: {given}", markup=False)
@@ -575,10 +582,9 @@ def _print_position(position, indent: str = "") -> None:
 def _multiverse_adjudicate(file: str, game) -> None:
     from .multiverse import step
     from .orders import timeline_name
-    from .rules import rule_book
     from .savegame import SavedMultiverse, save
 
-    done = step(game.multiverse, game.orders, rule_book(game.rules))
+    done = step(game.multiverse, game.orders, game.rules)
     save(SavedMultiverse(game.rules, done.after, ()), file)
     for o in done.outcomes:
         reason = f" ({o.reason})" if o.reason else ""
@@ -603,7 +609,7 @@ def _multiverse_show(game) -> None:
 
     mv = game.multiverse
     out.print(
-        f"multiverse (rules {game.rules}): {len(mv.origins)} timeline(s), "
+        f"multiverse (rules {game.rules.name}): {len(mv.origins)} timeline(s), "
         f"{len(mv.boards)} board(s)",
         markup=False,
     )

@@ -220,6 +220,38 @@ def load_rule_book(path: Path) -> RuleBook:
     return replace(book, **changes)
 
 
+def policy_table(book: RuleBook) -> dict[str, str | bool]:
+    """Every policy of a rule book by name, as JSON would keep it (true/false, or the
+    option's name); `from_policy_table` reads it back."""
+    return {
+        name: value if isinstance(value := getattr(book, name), bool) else value.value
+        for name in POLICIES
+    }
+
+
+def from_policy_table(name: str, table: dict, where: str) -> RuleBook:
+    """A rule book from a complete table of policies (`policy_table`).
+
+    Raises:
+        CaseFormatError: a policy is missing, unknown or set to a value it does not take.
+    """
+    missing = sorted(POLICIES.keys() - table.keys())
+    unknown = sorted(table.keys() - POLICIES.keys())
+    if missing or unknown:
+        raise CaseFormatError(
+            f"expected every policy once; missing: {', '.join(missing) or 'none'}; "
+            f"unknown: {', '.join(unknown) or 'none'}",
+            where,
+        )
+    values = {key: _policy_value(POLICIES[key], value, where) for key, value in table.items()}
+    return RuleBook(name, **values)
+
+
+def is_edition(book: RuleBook) -> bool:
+    """True for a rule book that is one of the named ones, unchanged."""
+    return RULE_BOOKS.get(book.name) == book
+
+
 def _policy_value(policy, value, where: str):
     kind = eval_type(policy.type)
     if kind is bool:

@@ -12,7 +12,7 @@ from conftest import all_cases, under_hash_seeds
 
 from solver.orders import timeline_name
 from solver.render.multiverse import case_steps, grid_element, multiverse_case_svg, step_drawing
-from solver.rules import rule_book
+from solver.rules import DATC_2025, rule_book
 from topology import standard
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -108,7 +108,7 @@ def test_a_saved_multiverse_game_shows_records_and_pending_orders():
     game, problems = submit_multiverse(game, ["Germany: A Munich - Burgundy"])
     assert problems == []
     done = step(game.multiverse, game.orders, rule_book("2025"))
-    game = SavedMultiverse("2025", done.after, ())
+    game = SavedMultiverse(DATC_2025, done.after, ())
     game, problems = submit_multiverse(game, ["France: A Paris - Picardy"])
     assert problems == []
     root = ET.fromstring(multiverse_game_svg(game))

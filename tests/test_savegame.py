@@ -14,17 +14,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, json_drop, json_set, played
+from conftest import DATA, ROOT, json_drop, json_set, played
 
 from solver.errors import DipsatError, SaveFileError
 from solver.notation import parse_given
 from solver.position import Phase, Position
+from solver.rules import DATC_2025, policy_table, rule_book
 from solver.savegame import (
     STANDARD_START,
     SavedGame,
+    adjudicate_game,
     from_json,
     load,
+    load_multiverse,
     new_game,
+    new_multiverse,
     save,
     to_json,
 )
@@ -93,6 +97,37 @@ def edited(game: SavedGame, change) -> str:
     return json.dumps(data, indent=1)
 
 
+def custom_rules(drop: str = "", **changes) -> dict:
+    """The JSON of a custom rule book: 2025's policies, one dropped or some changed."""
+    table = {**policy_table(DATC_2025), **changes}
+    table.pop(drop, None)
+    return {"name": "mine", "policies": table}
+
+
+def test_a_custom_rule_book_is_kept_by_value(tmp_path):
+    """A game under a rule book from a TOML file reads back with that book's policies,
+    without the file, and follows the schema."""
+    import jsonschema
+
+    source = DATA / "rulebooks" / "4A2-1982.toml"
+    book = rule_book(str(source))
+    path = tmp_path / "g.json"
+    save(adjudicate_game(replace(new_game(str(source)), orders=played(0).orders)), path)
+    data = json.loads(path.read_text())
+    assert data["rules"] == {"name": "4A2-1982", "policies": policy_table(book)}
+    assert data["rules"]["policies"]["convoy_cut"] == "1982"
+    schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    loaded = load(path)
+    assert loaded.rules == book and loaded.rules != DATC_2025
+    assert json.loads(to_json(new_game("dptg")))["rules"] == "dptg"  # an edition by name
+    save(new_multiverse(str(source)), tmp_path / "m.json")
+    assert load_multiverse(tmp_path / "m.json").rules == book
+    done = dipsat("game", "new", str(tmp_path / "h.json"), "--rules", str(source))
+    assert "rules 4A2-1982" in done.stdout
+    assert "rules 4A2-1982" in dipsat("game", "show", str(tmp_path / "h.json")).stdout
+
+
 def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
     """Bad file text by name, with the place the error must name."""
     text = to_json(game)
@@ -108,6 +143,26 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
         "unknown field": (edited(game, json_set(["extra"], 1)), "extra"),
         "ill-typed version": (edited(game, json_set(["version"], "1")), "version"),
         "unknown rules": (edited(game, json_set(["rules"], "1066")), "rules"),
+        "custom rules without policies": (
+            edited(game, json_set(["rules"], {"name": "mine"})),
+            "rules.policies: missing",
+        ),
+        "custom rules, unknown policy": (
+            edited(game, json_set(["rules"], custom_rules(convoy_parrot="szykman"))),
+            "rules.policies: expected every policy once; missing: none; unknown: convoy_parrot",
+        ),
+        "custom rules, a policy missing": (
+            edited(game, json_set(["rules"], custom_rules(drop="brannan"))),
+            "missing: brannan; unknown: none",
+        ),
+        "custom rules, a bad value": (
+            edited(game, json_set(["rules"], custom_rules(convoy_paradox="maybe"))),
+            "rules.policies: convoy_paradox: expected one of szykman",
+        ),
+        "custom rules, a flag not true or false": (
+            edited(game, json_set(["rules"], custom_rules(brannan="yes"))),
+            "rules.policies: brannan: expected true or false",
+        ),
         "unknown province": (
             edited(game, json_set(["history", 3, "position", "units", "FRANCE"], ["A XYZ"])),
             "history[3].position.units.FRANCE[0]",
@@ -320,7 +375,7 @@ def test_a_game_played_on_the_command_line(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "France: A Paris - Burgundy: fails (bounced by A Munich)" in result.stdout
     game = load(path)
-    assert (game.rules, str(game.position.phase)) == ("dptg", "Fall 1901 movement")
+    assert (game.rules.name, str(game.position.phase)) == ("dptg", "Fall 1901 movement")
     assert str(game.position.unit_in("nth")) == "F North Sea"
     assert game.history[0].outcomes[0].result == "succeeds"
 

@@ -42,7 +42,7 @@ def game() -> SavedMultiverse:
     """Three steps with two forks off a@0 (timelines b and c): past boards with records,
     a fork owing a retreat, one owing an adjustment, and orders submitted for the next step."""
     mv = play(DATC_2025, *REPEATED)
-    return SavedMultiverse("2025", mv, tuple(parse_given(t) for t in NEXT))
+    return SavedMultiverse(DATC_2025, mv, tuple(parse_given(t) for t in NEXT))
 
 
 def test_the_sample_is_not_trivial(game):
@@ -78,7 +78,7 @@ def test_a_loaded_multiverse_steps_on_like_the_original(game):
     assert mine.forks  # the supported move into a@2 succeeds and forks timeline d
     assert theirs.after == mine.after
     assert theirs.outcomes == mine.outcomes
-    assert step_multiverse(again) == SavedMultiverse("2025", mine.after, ())
+    assert step_multiverse(again) == SavedMultiverse(DATC_2025, mine.after, ())
     after = step_multiverse(again)
     assert multiverse_from_json(to_json(after)) == after
 

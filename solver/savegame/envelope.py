@@ -17,10 +17,17 @@ from typing import Any
 from topology import standard
 
 from ..crosscheck.protocol import ProtocolError, read_request, request
-from ..errors import DipsatError, SaveFileError
+from ..errors import CaseFormatError, DipsatError, SaveFileError
 from ..orders import Given
 from ..position import Phase, Position
-from ..rules import RULE_BOOKS
+from ..rules import (
+    RULE_BOOKS,
+    RuleBook,
+    from_policy_table,
+    is_edition,
+    policy_table,
+    rule_book,
+)
 
 FORMAT = "dipsat-game"
 VERSION = 1
@@ -86,6 +93,17 @@ def _mode(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def book_of(rules: str | RuleBook) -> RuleBook:
+    """A rule book given as a value, an edition's name or a TOML file."""
+    return rules if isinstance(rules, RuleBook) else rule_book(rules)
+
+
+def rules_json(book: RuleBook) -> str | dict[str, Any]:
+    """A named rule book by its name; any other by its name and every policy, so that the
+    game reads back without the file it came from."""
+    return book.name if is_edition(book) else {"name": book.name, "policies": policy_table(book)}
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -194,11 +212,21 @@ class _Reader:
             frozenset(c.lower() for c in standoffs),
         )
 
-    def rules(self, data: dict) -> str:
+    def rules(self, data: dict) -> RuleBook:
+        """A named rule book, or a custom one kept as its name and every policy."""
+        if isinstance(data.get("rules"), dict):
+            custom = data["rules"]
+            self.only(custom, ("name", "policies"), "rules")
+            name = self.field(custom, "name", str, "rules")
+            table = self.field(custom, "policies", dict, "rules")
+            try:
+                return from_policy_table(name, table, self.path)
+            except CaseFormatError as error:
+                raise self.fail("rules.policies", error.message) from error
         rules = self.field(data, "rules", str, "")
         if rules not in RULE_BOOKS:
             raise self.fail("rules", f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
-        return rules
+        return RULE_BOOKS[rules]
 
     def envelope(self, data: Any) -> None:
         """The format and version every saved document starts with."""

@@ -34,8 +34,18 @@ from ..errors import DipsatError
 from ..notation import parse_given
 from ..orders import Build, Given, Waive
 from ..position import PhaseKind
-from ..rules import RULE_BOOKS
-from .envelope import FORMAT, VERSION, _orders_json, _parse, _position_json, _read_text, _Reader
+from ..rules import RuleBook
+from .envelope import (
+    FORMAT,
+    VERSION,
+    _orders_json,
+    _parse,
+    _position_json,
+    _read_text,
+    _Reader,
+    book_of,
+    rules_json,
+)
 from .standard import STANDARD_START
 
 if TYPE_CHECKING:  # solver.multiverse pulls in the solver; it is imported when needed
@@ -47,7 +57,7 @@ class SavedMultiverse:
     """A multiverse game: its rule book, the multiverse (every board with its record, and
     the origins of the timelines) and the orders submitted for the next step so far."""
 
-    rules: str
+    rules: RuleBook
     multiverse: Multiverse
     orders: tuple[Given, ...] = ()
 
@@ -71,21 +81,19 @@ def _reasons() -> dict[str, type]:
     }
 
 
-def new_multiverse(rules: str = "2025") -> SavedMultiverse:
-    """A multiverse game: one timeline, whose only board is the standard opening."""
+def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
+    """A multiverse game: one timeline, whose only board is the standard opening (the rule
+    book as for `new_game`)."""
     from ..multiverse import Multiverse
 
-    if rules not in RULE_BOOKS:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
-    return SavedMultiverse(rules, Multiverse.start(STANDARD_START))
+    return SavedMultiverse(book_of(rules), Multiverse.start(STANDARD_START))
 
 
 def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:
     """Adjudicate one step with the orders submitted and clear them."""
     from ..multiverse import step
-    from ..rules import rule_book
 
-    after = step(game.multiverse, game.orders, rule_book(game.rules)).after
+    after = step(game.multiverse, game.orders, game.rules).after
     return SavedMultiverse(game.rules, after, ())
 
 
@@ -189,7 +197,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "variant": VARIANT_MULTIVERSE,
-        "rules": game.rules,
+        "rules": rules_json(game.rules),
         "boards": [_board_json(b) for b in mv.boards],
         "origins": [[t, None if src is None else list(src)] for t, src in mv.origins],
         "orders": _orders_json(game.orders),

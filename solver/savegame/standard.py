@@ -34,8 +34,18 @@ from ..orders import (
     Waive,
 )
 from ..position import SPRING_1901, Phase, PhaseKind, Position, Unit
-from ..rules import RULE_BOOKS
-from .envelope import FORMAT, VERSION, _orders_json, _parse, _position_json, _read_text, _Reader
+from ..rules import RuleBook
+from .envelope import (
+    FORMAT,
+    VERSION,
+    _orders_json,
+    _parse,
+    _position_json,
+    _read_text,
+    _Reader,
+    book_of,
+    rules_json,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +71,7 @@ class SavedGame:
     """A standard game: its rule book, the current position, the orders submitted for the
     current phase so far and the phases played."""
 
-    rules: str
+    rules: RuleBook
     position: Position
     orders: tuple[Given, ...] = ()
     history: tuple[PastPhase, ...] = ()
@@ -84,19 +94,17 @@ def _start() -> Position:
 STANDARD_START = _start()
 
 
-def new_game(rules: str = "2025") -> SavedGame:
-    """A game at the standard opening position, Spring 1901."""
-    if rules not in RULE_BOOKS:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
-    return SavedGame(rules, STANDARD_START)
+def new_game(rules: str | RuleBook = "2025") -> SavedGame:
+    """A game at the standard opening position, Spring 1901, under a rule book: a value, an
+    edition's name or a TOML file (kept in the save by value, see `rules_json`)."""
+    return SavedGame(book_of(rules), STANDARD_START)
 
 
 def adjudicate_game(game: SavedGame) -> SavedGame:
     """Adjudicate the current phase with the orders submitted and move to the next one."""
     from ..game import advance
-    from ..rules import rule_book
 
-    step = advance(game.position, game.orders, rule_book(game.rules))
+    step = advance(game.position, game.orders, game.rules)
     outcomes = tuple(
         Recorded(str(o.given), o.label, str(o.reason) if o.reason is not None else None)
         for o in step.outcomes
@@ -158,7 +166,7 @@ def _game_json(game: SavedGame) -> dict[str, Any]:
     data = {
         "format": FORMAT,
         "version": VERSION,
-        "rules": game.rules,
+        "rules": rules_json(game.rules),
         "position": _position_json(game.position),
         "orders": _orders_json(game.orders),
         "history": [
