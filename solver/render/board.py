@@ -38,6 +38,9 @@ class Scene:
     tags: tuple[str, ...] = ()  # an extra class for each order ('earlier', 'revised'), or none
 
 
+MAP_GROUPS = ("edges", "provinces")  # the groups draw_map draws: alike in many pictures
+
+
 # -- the map --------------------------------------------------------------------------------
 def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layout) -> None:
     """Borders, provinces (land, coast, sea), split coasts and supply centres."""

@@ -23,10 +23,10 @@ from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
 from .arrows import draw_orders, order_text, result_of
-from .board import Scene, draw_board, draw_panel, focus_box, locator, places_of
+from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, places_of
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
-from .svg import SVG_NS, Point, el, line_d, num, title, to_text
+from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
 BoardKey = tuple[int, int]
 CELL_WIDTH = 320.0
@@ -96,9 +96,11 @@ def grid_element(
     new: Sequence[BoardKey] = (),
     prefix: str = "",
     legend: bool = True,
+    share: bool = True,
 ) -> ET.Element:
     """The grid picture of a multiverse with the given orders drawn on it (and beside it the
-    orders in words and, if ``legend``, the legend)."""
+    orders in words and, if ``legend``, the legend). With ``share``, each distinct map is
+    stored once and every board refers to it (boards differ only in units and owners)."""
     layout = standard_layout()
     boards = {b.key: b for b in mv.boards}
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
@@ -156,7 +158,8 @@ def grid_element(
         },
     )
     el(root, "style", text=STYLE + GRID_STYLE)
-    markers(el(root, "defs"), prefix)
+    defs = el(root, "defs")
+    markers(defs, prefix)
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if heading:
         el(root, "text", {"x": 10, "y": 24, "font-size": 16, "font-weight": 700}, heading)
@@ -217,6 +220,10 @@ def grid_element(
         legend_y = 60 + 18 * len(lines)
         transform = f"translate({num(grid_w + 10)},{num(legend_y)})"
         draw_legend(el(root, "g", {"class": "legend", "transform": transform}), prefix)
+    if share:
+        maps: dict[str, ET.Element] = {}
+        share_groups(root, maps, MAP_GROUPS, f"{prefix}map")
+        defs.extend(maps.values())
     return root
 
 
@@ -312,7 +319,12 @@ def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
 
 
 def multiverse_case_element(
-    case: Case, rules: RuleBook, step: int | None = None, prefix: str = "", legend: bool = True
+    case: Case,
+    rules: RuleBook,
+    step: int | None = None,
+    prefix: str = "",
+    legend: bool = True,
+    share: bool = True,
 ) -> ET.Element:
     """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
     steps = case_steps(case, rules)
@@ -324,7 +336,7 @@ def multiverse_case_element(
     before = {b.key for b in done.before.boards}
     new = [b.key for b in done.after.boards if b.key not in before]
     heading = f"{case.id} {case.title} (step {number} of {len(steps)})"
-    return grid_element(done.after, drawn, retreating, heading, new, prefix, legend)
+    return grid_element(done.after, drawn, retreating, heading, new, prefix, legend, share)
 
 
 def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:

@@ -25,14 +25,13 @@ from ..position import PhaseKind
 from ..rules import EDITIONS, RuleBook, rule_book
 from . import board as drawing
 from .arrows import order_text, result_of
-from .board import focus_box
+from .board import MAP_GROUPS, focus_box
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .multiverse import multiverse_case_element
 from .scene import case_scenes, edition_scenes, resolution_scene
 from .style import STYLE
-from .svg import SVG_NS, el, to_text
+from .svg import SVG_NS, el, share_groups, to_text
 
-MAP_GROUPS = ("edges", "provinces")  # what draw_map draws, the same in many pictures
 PAGE_STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;color:#1d1d1d;margin:0 auto;padding:1em 1.5em;
 max-width:1800px}
@@ -103,17 +102,7 @@ class Pictures:
     def share_maps(self, root: ET.Element) -> None:
         """Put each drawn map (its borders and provinces) once on the page, and a ``<use>`` of
         it in every picture that draws it: most pictures share a handful of maps."""
-        found = [
-            (parent, index, child)
-            for parent in root.iter()
-            for index, child in enumerate(parent)
-            if child.tag == "g" and child.get("class") in MAP_GROUPS
-        ]
-        for parent, index, child in found:
-            shared = self.maps.setdefault(ET.tostring(child, encoding="unicode"), child)
-            if shared is child:
-                child.set("id", f"map{len(self.maps)}")
-            parent[index] = ET.Element("use", {"href": f"#{shared.get('id')}"})
+        share_groups(root, self.maps, MAP_GROUPS, "map")
 
     def shared(self) -> str:
         """The maps the pictures use, in a picture of their own that shows nothing."""
@@ -139,7 +128,9 @@ class Pictures:
 
     def multiverse(self, case: Case, rules: RuleBook, number: int) -> str:
         """The grid of boards after step ``number`` of a multiverse case."""
-        return self.svg(multiverse_case_element(case, rules, number, self.prefix(), legend=False))
+        return self.svg(
+            multiverse_case_element(case, rules, number, self.prefix(), legend=False, share=False)
+        )
 
     def legend(self) -> str:
         prefix = self.prefix()

@@ -55,6 +55,25 @@ def between(a: Point, b: Point, share: float) -> Point:
     return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
 
 
+def share_groups(
+    root: ET.Element, store: dict[str, ET.Element], classes: tuple[str, ...], id_prefix: str
+) -> None:
+    """Replace each group of ``root`` whose class is one of ``classes`` by a ``<use>`` of one
+    copy kept in ``store`` (keyed by the group's text), so that a map drawn many times is
+    stored once; the caller puts ``store``'s groups in a ``<defs>``."""
+    found = [
+        (parent, index, child)
+        for parent in root.iter()
+        for index, child in enumerate(parent)
+        if child.tag == "g" and child.get("class") in classes
+    ]
+    for parent, index, child in found:
+        shared = store.setdefault(ET.tostring(child, encoding="unicode"), child)
+        if shared is child:
+            child.set("id", f"{id_prefix}{len(store)}")
+        parent[index] = ET.Element("use", {"href": f"#{shared.get('id')}"})
+
+
 def to_text(root: ET.Element) -> str:
     """The document as text, with the XML declaration left out (it embeds in HTML as is)."""
     ET.indent(root, space="")
