@@ -6,6 +6,7 @@ coordinates) and the multiverse grid (orders reaching from one board to another)
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 
@@ -45,6 +46,12 @@ def order_text(given: Given, outcome: Outcome | None) -> str:
         return str(given)
     reason = f" ({outcome.reason})" if outcome.reason else ""
     return f"{given}: {outcome.label}{reason}"
+
+
+def order_lines(given: Given, outcome: Outcome | None, width: int) -> list[tuple[str, str]]:
+    """An order with its outcome in words, wrapped to ``width``, each line with its class."""
+    wrapped = textwrap.wrap(order_text(given, outcome), width, subsequent_indent="    ")
+    return [(result_of(outcome), part) for part in wrapped]
 
 
 def draw_orders(

@@ -7,7 +7,6 @@ Every drawn thing carries classes a test (or a style sheet) can read: ``province
 
 from __future__ import annotations
 
-import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from ..orders import Given, Place
 from ..outcomes import Outcome
 from ..position import Position, Unit
 from ..resolution import Retreating
-from .arrows import Locate, draw_orders, draw_retreats, order_text, result_of
+from .arrows import Locate, draw_orders, draw_retreats, order_lines
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE, colour
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
@@ -301,8 +300,7 @@ def _panel_lines(scene: Scene) -> list[tuple[str, str]]:
     lines = [("heading", str(scene.position.phase))]
     for index, given in enumerate(scene.orders):
         outcome = scene.outcomes[index] if scene.outcomes is not None else None
-        wrapped = textwrap.wrap(order_text(given, outcome), 50, subsequent_indent="    ")
-        lines += [(result_of(outcome), part) for part in wrapped]
+        lines += order_lines(given, outcome, 50)
     return lines
 
 

@@ -22,7 +22,7 @@ from ..orders import Given, Place, timeline_name
 from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
-from .arrows import draw_orders, order_text, result_of
+from .arrows import draw_orders, order_lines
 from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, places_of
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
@@ -284,8 +284,7 @@ def _draw_branches(root: ET.Element, mv: Multiverse, boards, origin, cell_h: flo
 
 
 def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
-    import textwrap
-
+    """The orders in words, grouped: the step's, those adjudicated again, the rest."""
     lines = []
     for tag, heading in (
         ("current", "Orders of this step"),
@@ -298,11 +297,7 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
             continue
         lines.append(("heading", heading))
         for d in chosen:
-            text = order_text(d.given, d.outcome)
-            lines += [
-                (result_of(d.outcome), part)
-                for part in textwrap.wrap(text, 54, subsequent_indent="    ")
-            ]
+            lines += order_lines(d.given, d.outcome, 54)
     return lines
 
 
