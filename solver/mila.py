@@ -24,7 +24,7 @@ from topology import Board, Kind, Location, UnitType, standard
 
 from .errors import DipsatError, OrderSyntaxError
 from .notation import parse_given
-from .orders import Given
+from .orders import Given, Place
 from .position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Unit
 from .retreats import retreat_options
 from .rules import DATC_2025, RuleBook
@@ -86,8 +86,69 @@ def unit_text(unit: Unit) -> str:
     return f"{unit.type.value} {place_text(unit.location)}"
 
 
-def place_text(location: Location) -> str:
-    return str(location).upper()
+def place_text(place: Location | Place) -> str:
+    """'PAR', 'STP/NC': a place as the game files write it (board coordinates left out)."""
+    coast = f"/{place.coast.upper()}" if place.coast else ""
+    return f"{place.province.upper()}{coast}"
+
+
+_UNIT_TEXT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
+
+
+def position_json(position: Position) -> dict:
+    """A position's phase, units, centres and dislodged units in MILA strings, by upper-case
+    power: the form the cross-check protocol and saved games share."""
+    units: dict[str, list[str]] = {}
+    for unit in position.units:
+        units.setdefault(unit.power.upper(), []).append(unit_text(unit))
+    centers: dict[str, list[str]] = {}
+    for province, owner in position.centres:
+        centers.setdefault(owner.upper(), []).append(province.upper())
+    dislodged: dict[str, dict[str, dict]] = {}
+    for d in position.dislodged:
+        dislodged.setdefault(d.unit.power.upper(), {})[unit_text(d.unit)] = {
+            "from": d.attacker_from.upper(),
+            "by_convoy": d.by_convoy,
+        }
+    return {
+        "phase": position.phase.code,
+        "units": {p: sorted(v) for p, v in sorted(units.items())},
+        "centers": {p: sorted(v) for p, v in sorted(centers.items())},
+        "dislodged": dislodged,
+    }
+
+
+def read_position(data: dict, board: Board | None = None) -> Position:
+    """The position `position_json` writes (standoffs are not part of it).
+
+    Raises:
+        DipsatError: a unit, power or phase that cannot be read, or an impossible position.
+        KeyError, TypeError, AttributeError: data not shaped like `position_json`'s.
+    """
+    board = board or standard()
+
+    def unit(text: str, power: str) -> Unit:
+        if not isinstance(text, str) or not _UNIT_TEXT.match(text):
+            raise DipsatError(f"expected a unit such as 'A PAR', found {text!r}")
+        kind, _, place = text.partition(" ")
+        province, _, coast = place.partition("/")
+        return Unit(Location(province.lower(), coast.lower() or None), UnitType(kind), power)
+
+    def power_of(name: str) -> str:
+        try:
+            return board.lookup_power(name)
+        except ValueError as err:
+            raise DipsatError(f"expected a power, found {name!r}") from err
+
+    phase = Phase.parse(data["phase"])
+    units = [unit(u, power_of(p)) for p, us in data.get("units", {}).items() for u in us]
+    centres = [(c.lower(), power_of(p)) for p, cs in data.get("centers", {}).items() for c in cs]
+    dislodged = [
+        DislodgedUnit(unit(u, power_of(p)), info["from"].lower(), bool(info["by_convoy"]))
+        for p, us in data.get("dislodged", {}).items()
+        for u, info in us.items()
+    ]
+    return Position(phase, tuple(units), tuple(centres), tuple(dislodged))
 
 
 def snapshot(position: Position, rules: RuleBook = DATC_2025) -> Snapshot:

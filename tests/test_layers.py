@@ -50,3 +50,11 @@ def test_pictures_do_not_reach_into_the_command_line():
 def test_the_import_reader_sees_relative_imports():
     found = imports(ROOT / "solver" / "render" / "board.py")
     assert "solver.render.arrows" in found and "topology" in found
+
+
+def test_saved_games_and_cross_checking_share_a_format_not_each_other():
+    """Both write positions in MILA strings (`solver.mila`); neither imports the other."""
+    for path in sources("solver/savegame"):
+        assert not {m for m in imports(path) if m.startswith("solver.crosscheck")}, path
+    for path in sources("solver/crosscheck"):
+        assert not {m for m in imports(path) if m.startswith("solver.savegame")}, path

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from topology import Location, UnitType
 
 from ..errors import DipsatError
+from ..mila import place_text, position_json, read_position, unit_text
 from ..orders import (
     Build,
     Convoy,
@@ -41,15 +42,6 @@ _UNIT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
 
 class ProtocolError(DipsatError):
     """A reply that does not follow the protocol."""
-
-
-def place_text(place: Place | Location) -> str:
-    coast = f"/{place.coast.upper()}" if place.coast else ""
-    return f"{place.province.upper()}{coast}"
-
-
-def unit_text(unit: Unit) -> str:
-    return f"{unit.type.value} {place_text(unit.location)}"
 
 
 def order_text(order: Order, unit: Unit | None = None) -> str:
@@ -87,18 +79,6 @@ def order_text(order: Order, unit: Unit | None = None) -> str:
 
 def request(request_id: str, position: Position, orders: Sequence[Given]) -> dict:
     """The request for one phase."""
-    units: dict[str, list[str]] = {}
-    for unit in position.units:
-        units.setdefault(unit.power.upper(), []).append(unit_text(unit))
-    centers: dict[str, list[str]] = {}
-    for province, owner in position.centres:
-        centers.setdefault(owner.upper(), []).append(province.upper())
-    dislodged: dict[str, dict[str, dict]] = {}
-    for d in position.dislodged:
-        dislodged.setdefault(d.unit.power.upper(), {})[unit_text(d.unit)] = {
-            "from": d.attacker_from.upper(),
-            "by_convoy": d.by_convoy,
-        }
     by_unit = {u.province: u for u in position.units}
     by_unit.update({d.unit.province: d.unit for d in position.dislodged})
     texts: dict[str, list[str]] = {}
@@ -107,15 +87,7 @@ def request(request_id: str, position: Position, orders: Sequence[Given]) -> dic
         unit = by_unit.get(order.unit.place.province) if hasattr(order, "unit") else None
         power = (given.power or (unit.power if unit else "")).upper()
         texts.setdefault(power, []).append(order_text(order, unit))
-    return {
-        "protocol": VERSION,
-        "id": request_id,
-        "phase": position.phase.code,
-        "units": {p: sorted(v) for p, v in sorted(units.items())},
-        "centers": {p: sorted(v) for p, v in sorted(centers.items())},
-        "dislodged": dislodged,
-        "orders": texts,
-    }
+    return {"protocol": VERSION, "id": request_id, **position_json(position), "orders": texts}
 
 
 def reply(
@@ -215,16 +187,8 @@ def read_request(data: dict):
     from topology import standard
 
     from ..notation import parse_given
-    from ..position import DislodgedUnit, Phase
 
     board = standard()
-
-    def unit(text: str, power: str) -> Unit:
-        if not isinstance(text, str) or not _UNIT.match(text):
-            raise ProtocolError(f"expected a unit such as 'A PAR', found {text!r}")
-        kind, _, place = text.partition(" ")
-        province, _, coast = place.partition("/")
-        return Unit(Location(province.lower(), coast.lower() or None), UnitType(kind), power)
 
     def power_of(name: str) -> str:
         try:
@@ -233,18 +197,8 @@ def read_request(data: dict):
             raise ProtocolError(f"expected a power, found {name!r}") from err
 
     try:
-        phase = Phase.parse(data["phase"])
-        units = [unit(u, power_of(p)) for p, us in data.get("units", {}).items() for u in us]
-        centres = [
-            (c.lower(), power_of(p)) for p, cs in data.get("centers", {}).items() for c in cs
-        ]
-        dislodged = [
-            DislodgedUnit(unit(u, power_of(p)), info["from"].lower(), bool(info["by_convoy"]))
-            for p, us in data.get("dislodged", {}).items()
-            for u, info in us.items()
-        ]
-        position = Position(phase, tuple(units), tuple(centres), tuple(dislodged))
-        kind = phase.kind.value
+        position = read_position(data, board)
+        kind = position.phase.kind.value
         orders = [
             Given(power_of(p), parse_given(text, board, kind).order)
             for p, texts in data.get("orders", {}).items()

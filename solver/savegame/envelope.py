@@ -16,8 +16,8 @@ from typing import Any
 
 from topology import standard
 
-from ..crosscheck.protocol import ProtocolError, read_request, request
 from ..errors import CaseFormatError, DipsatError, SaveFileError
+from ..mila import position_json, read_position
 from ..orders import Given
 from ..position import Phase, Position
 from ..rules import (
@@ -38,7 +38,7 @@ _PROVINCE = re.compile(r"^[A-Z]{3}$")
 
 # -- writing -------------------------------------------------------------------------------------
 def _position_json(position: Position) -> dict[str, Any]:
-    data = request("", position, [])
+    data = position_json(position)
     return {
         "phase": data["phase"],
         "units": data["units"],
@@ -201,8 +201,8 @@ class _Reader:
         for i, code in enumerate(standoffs):
             self.province(code, f"{where}.standoffs[{i}]")
         try:
-            position, _ = read_request({**data, "orders": {}})
-        except (ProtocolError, DipsatError) as err:
+            position = read_position(data, self.board)
+        except (DipsatError, KeyError, TypeError, AttributeError) as err:
             raise self.fail(where, str(err)) from err
         return Position(
             position.phase,
