@@ -99,7 +99,11 @@ def map_problems(scene, root):
             yield f"{code}: classes {kinds}, expected {prov.kind.value}"
         if ("centre" in classes(g)) != prov.is_centre:
             yield f"{code}: 'centre' class {'centre' in classes(g)}, expected {prov.is_centre}"
-        dots = [c for c in g.iter(f"{NS}circle") if "centre" in classes(c)]
+        dots = [
+            c
+            for c in root.iter(f"{NS}circle")
+            if "centre" in classes(c) and c.get("data-province") == code
+        ]
         rings = [c for c in g.iter(f"{NS}circle") if "home" in classes(c)]
         if len(dots) != prov.is_centre:
             yield f"{code}: {len(dots)} centre dots"

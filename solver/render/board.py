@@ -37,7 +37,7 @@ class Scene:
     tags: tuple[str, ...] = ()  # an extra class for each order ('earlier', 'revised'), or none
 
 
-MAP_GROUPS = ("edges", "provinces")  # the groups draw_map draws: alike in many pictures
+MAP_GROUPS = ("edges", "provinces", "owners")  # what draw_map draws: alike in many pictures
 
 
 # -- the map --------------------------------------------------------------------------------
@@ -55,7 +55,6 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
         x, y = layout.point(key)
         px, py = layout.point(key.partition("/")[0])
         el(edges, "path", {"class": "edge fleet", "d": line_d([(x, y), (px, py)])})
-    owners = dict(position.centres)
     provinces = el(parent, "g", {"class": "provinces"})
     for code, prov in board.provinces.items():
         x, y = layout.point(code)
@@ -64,8 +63,6 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
         about = [prov.name, {"land": "land", "coast": "coast", "sea": "sea"}[prov.kind.value]]
         if prov.is_centre:
             about.append("supply centre" + (f", home of {prov.home}" if prov.home else ""))
-            if owners.get(code):
-                about.append(f"owned by {owners[code]}")
         title(g, ", ".join(about))
         if prov.kind is Kind.SEA:
             el(g, "ellipse", {"class": "shape", "cx": x, "cy": y, "rx": 30, "ry": 19})
@@ -73,16 +70,9 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
             attrs = {"class": "shape", "x": x - 27, "y": y - 16, "width": 54, "height": 32}
             el(g, "rect", {**attrs, "rx": 9})
         el(g, "text", {"x": x, "y": y - 4}, code.upper())
-        if prov.is_centre:
-            cx, cy = x + 25, y - 14
-            fill = colour(owners[code]) if owners.get(code) else "#3b3326"
-            if prov.home:
-                el(
-                    g,
-                    "circle",
-                    {"class": "home", "cx": cx, "cy": cy, "r": 7.5, "stroke": colour(prov.home)},
-                )
-            el(g, "circle", {"class": "centre", "cx": cx, "cy": cy, "r": 4.5, "fill": fill})
+        if prov.home:
+            ring = {"class": "home", "cx": x + 25, "cy": y - 14, "r": 7.5}
+            el(g, "circle", {**ring, "stroke": colour(prov.home)})
     for key in sorted(k for k in layout.points if "/" in k):
         x, y = layout.point(key)
         g = el(provinces, "g", {"class": "coast-point", "data-place": key})
@@ -90,6 +80,18 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
         title(g, f"{board.province(code).name}, {coast} coast")
         el(g, "circle", {"class": "shape", "cx": x, "cy": y, "r": 11})
         el(g, "text", {"x": x, "y": y + 3}, coast)
+    # who owns each centre: apart from the map, which is then the same on every board
+    owners = dict(position.centres)
+    dots = el(parent, "g", {"class": "owners"})
+    for code in sorted(board.centres):
+        x, y = layout.point(code)
+        owner = owners.get(code)
+        dot = {"class": "centre", "data-province": code, "cx": x + 25, "cy": y - 14, "r": 4.5}
+        circle = el(dots, "circle", {**dot, "fill": colour(owner) if owner else "#3b3326"})
+        title(
+            circle,
+            f"{board.province(code).name}: " + (f"owned by {owner}" if owner else "no owner"),
+        )
 
 
 # -- units ----------------------------------------------------------------------------------
