@@ -17,7 +17,7 @@ from topology.layout import standard_layout
 
 from ..cases import Case
 from ..errors import DipsatError
-from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, step
+from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, run_steps
 from ..orders import Given, Place, timeline_name
 from ..outcomes import Outcome
 from ..resolution import Retreating
@@ -304,13 +304,7 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
 # -- from cases and saved games ---------------------------------------------------------------
 def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
     """Every step of a multiverse case, played in order."""
-    mv = Multiverse.start(case.position)
-    done = []
-    for block in case.blocks:
-        result = step(mv, [o.given for o in block.orders], rules)
-        done.append(result)
-        mv = result.after
-    return done
+    return run_steps(case.position, [[o.given for o in b.orders] for b in case.blocks], rules)
 
 
 def multiverse_case_element(
@@ -326,6 +320,18 @@ def multiverse_case_element(
     number = len(steps) if step is None else step
     if not 1 <= number <= len(steps):
         raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
+    return step_element(case, steps, number, prefix, legend, share)
+
+
+def step_element(
+    case: Case,
+    steps: Sequence[MultiverseStep],
+    number: int,
+    prefix: str = "",
+    legend: bool = True,
+    share: bool = True,
+) -> ET.Element:
+    """The grid after step ``number`` (1-based) of a case whose steps are already played."""
     done = steps[number - 1]
     drawn, retreating = step_drawing(done)
     before = {b.key for b in done.before.boards}

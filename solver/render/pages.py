@@ -19,7 +19,7 @@ from ..cases import Case
 from ..conformance import CaseResult, Failure, Report
 from ..errors import DipsatError
 from ..explore import MAX_RESOLUTIONS, CoreReport
-from ..multiverse import run_steps
+from ..multiverse import MultiverseStep
 from ..outcomes import Outcome
 from ..position import PhaseKind
 from ..rules import EDITIONS, RuleBook, rule_book
@@ -27,7 +27,7 @@ from . import board as drawing
 from .arrows import order_text, result_of
 from .board import MAP_GROUPS, focus_box
 from .legend import LEGEND_HEIGHT, draw_legend, markers
-from .multiverse import multiverse_case_element
+from .multiverse import case_steps, step_element
 from .scene import case_scenes, edition_scenes, resolution_scene
 from .style import STYLE
 from .svg import SVG_NS, el, share_groups, to_text
@@ -126,11 +126,9 @@ class Pictures:
     def board(self, scene: drawing.Scene, legend: bool = False, box=None) -> str:
         return self.svg(drawing.board_element(scene, prefix=self.prefix(), legend=legend, box=box))
 
-    def multiverse(self, case: Case, rules: RuleBook, number: int) -> str:
+    def multiverse(self, case: Case, steps: Sequence[MultiverseStep], number: int) -> str:
         """The grid of boards after step ``number`` of a multiverse case."""
-        return self.svg(
-            multiverse_case_element(case, rules, number, self.prefix(), legend=False, share=False)
-        )
+        return self.svg(step_element(case, steps, number, self.prefix(), legend=False, share=False))
 
     def legend(self) -> str:
         prefix = self.prefix()
@@ -205,6 +203,7 @@ class Played:
     outcomes of each block, and the error that stopped it, if any."""
 
     scenes: list[drawing.Scene] = field(default_factory=list)
+    steps: list[MultiverseStep] = field(default_factory=list)  # multiverse cases
     outcomes: list[tuple[Outcome, ...]] = field(default_factory=list)
     revised: list[tuple[Outcome, ...]] = field(default_factory=list)
     error: str = ""
@@ -214,11 +213,9 @@ def play(case: Case, rules: RuleBook) -> Played:
     played = Played()
     try:
         if case.multiverse:
-            steps = run_steps(
-                case.position, [[o.given for o in b.orders] for b in case.blocks], rules
-            )
-            played.outcomes = [done.outcomes for done in steps]
-            played.revised = [done.revised for done in steps]
+            played.steps = case_steps(case, rules)
+            played.outcomes = [done.outcomes for done in played.steps]
+            played.revised = [done.revised for done in played.steps]
         else:
             played.scenes = case_scenes(case, rules)
             played.outcomes = [s.outcomes or () for s in played.scenes]
@@ -227,11 +224,11 @@ def play(case: Case, rules: RuleBook) -> Played:
     return played
 
 
-def case_pictures(case: Case, rules: RuleBook, played: Played, pictures: Pictures, legend=False):
+def case_pictures(case: Case, played: Played, pictures: Pictures, legend: bool = False) -> str:
     """The pictures of a case as HTML: a board per phase, or the multiverse grid."""
     if case.multiverse:
-        steps = range(1, len(played.outcomes) + 1)
-        figures = [_figure(pictures.multiverse(case, rules, n)) for n in steps]
+        numbers = range(1, len(played.steps) + 1)
+        figures = [_figure(pictures.multiverse(case, played.steps, n)) for n in numbers]
     else:
         figures = [_figure(pictures.board(s, legend)) for s in played.scenes]
     if not figures:
@@ -329,7 +326,7 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
             f'<h3><span class="badge {verdict}">{verdict}</span> {esc(case.id)} '
             f"{esc(case.title)}</h3>",
             f'<p class="meta">{esc(case.path)}:{case.line}; rules {esc(rules.name)}</p>',
-            case_pictures(case, rules, played, pictures),
+            case_pictures(case, played, pictures),
             error,
             order_table(case, rules, played),
             _failures(result.failures),
@@ -349,7 +346,7 @@ def explore_page(case: Case, rules: RuleBook, phases: list[tuple[str, list[CoreR
         f"<h1>{esc(case.id)} {esc(case.title)}</h1>",
         f'<p class="meta">{esc(case.path)}:{case.line}; rules {esc(rules.name)}</p>',
         "<h2>The position</h2>",
-        case_pictures(case, rules, played, pictures, legend=True),
+        case_pictures(case, played, pictures, legend=True),
         error,
         order_table(case, rules, played),
     ]
