@@ -320,6 +320,22 @@ def test_a_save_replaces_an_existing_file_not_a_temporary_one(tmp_path):
     assert load(path) == new_game()
 
 
+def test_a_save_sweeps_away_what_a_killed_save_left_long_ago(tmp_path):
+    """An hour-old temporary file of this game goes; a fresh one (a save that may still be
+    running) and another game's stay."""
+    path = tmp_path / "g.json"
+    stale, fresh, other = (
+        tmp_path / n for n in (".g.json.a.tmp", ".g.json.b.tmp", ".h.json.c.tmp")
+    )
+    for stray in (stale, fresh, other):
+        stray.write_text("half a fi")
+    long_ago = time.time() - 2 * 3600
+    os.utime(stale, (long_ago, long_ago))
+    os.utime(other, (long_ago, long_ago))
+    save(new_game(), path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["g.json", fresh.name, other.name])
+
+
 def test_a_saved_game_has_the_permissions_of_any_new_file_or_keeps_its_own(tmp_path):
     """The temporary file a save writes first is private; the game must not stay so."""
     old = os.umask(0o022)

@@ -5,11 +5,13 @@ base reader that checks every field and reports a fault with the file and the pl
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,20 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+    _sweep(target)
+
+
+STALE_SECONDS = 3600
+
+
+def _sweep(target: Path) -> None:
+    """Remove temporary files of this game left by a save that was killed (an hour old: no
+    save still running writes that long)."""
+    now = time.time()
+    for stray in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - stray.stat().st_mtime > STALE_SECONDS:
+                stray.unlink()
 
 
 def _mode(target: Path) -> int:
