@@ -267,13 +267,13 @@ def render_picture(
     ],
     case: Annotated[str | None, typer.Option("--case", help="the case to draw")] = None,
     step: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "--step",
             help="the phase to draw, from 1: a case's Nth phase block (default the last), "
             "adjudicated (a multiverse case: the grid after its Nth step); a saved game's Nth "
             "phase played (default the current phase, its orders pending); a recorded game's "
-            "Nth phase (default its last)",
+            "Nth phase (default its last). A game's phase may also be named: F1902M",
         ),
     ] = None,
     rules: RulesOption = None,
@@ -307,18 +307,18 @@ def render_picture(
     out.print(f"wrote {target}", markup=False)
 
 
-def _picture(file: str, case: str | None, step: int | None, rules: str | None, whole: bool):
+def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool):
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .render.board import Scene, board_svg
     from .render.scene import pending_scene, played_scene
 
-    if step is not None and step < 1:
-        raise fail(f"{file}: --step {step}: phases are counted from 1")
     if _is_saved_game(file) and _is_recorded_game(file):
         from .mila import read_game
         from .render.scene import recorded_scene
 
-        return board_svg(recorded_scene(read_game(file), step, rule_book(rules or "2025")), whole)
+        game = read_game(file)
+        number = _step_number(file, step, [p.name for p in game.phases[:-1]])
+        return board_svg(recorded_scene(game, number, rule_book(rules or "2025")), whole)
     if _is_saved_game(file):
         from .savegame import SavedMultiverse, load_any
 
@@ -331,30 +331,51 @@ def _picture(file: str, case: str | None, step: int | None, rules: str | None, w
             return multiverse_game_svg(game)
         name = Path(file).name
         book = rule_book(rules) if rules else game.rules
-        if step is None:
+        number = _step_number(file, step, [p.position.phase.code for p in game.history])
+        if number is None:
             title = f"{name}: {game.position.phase}, orders pending"
             return board_svg(pending_scene(game.position, game.orders, book, title), whole)
-        if step > len(game.history):
+        if number > len(game.history):
             raise fail(f"{file}: --step {step}: the game has {len(game.history)} phase(s) played")
-        past = game.history[step - 1]
-        title = f"{name}: phase {step} of {len(game.history)} played"
+        past = game.history[number - 1]
+        title = f"{name}: phase {number} of {len(game.history)} played"
         scene, _ = played_scene(past.position, past.orders, book, title)
         return board_svg(scene, whole)
     chosen = _one_case(file, case)
     book = rule_book(rules or chosen.edition)
     blocks = len(chosen.blocks)
-    if step is not None and step > blocks:
+    number = _step_number(file, step, [])
+    if number is not None and number > blocks:
         raise fail(f"{file}: --step {step}: case {chosen.id} has {blocks} phase block(s)")
     if chosen.multiverse:
         from .render.multiverse import multiverse_case_svg
 
-        return multiverse_case_svg(chosen, book, step)
+        return multiverse_case_svg(chosen, book, number)
     from .render.scene import case_scenes
 
     scenes = case_scenes(chosen, book)
     if not scenes:
         return board_svg(Scene(chosen.position, title=f"{chosen.id} {chosen.title}"), whole)
-    return board_svg(scenes[(step or blocks) - 1], whole)
+    return board_svg(scenes[(number or blocks) - 1], whole)
+
+
+def _step_number(file: str, step: str | None, phases: list[str]) -> int | None:
+    """--step as a number from 1, or (for a game) the number of the phase it names."""
+    if step is None:
+        return None
+    if step.strip().lstrip("-").isdigit():
+        if int(step) < 1:
+            raise fail(f"{file}: --step {step}: phases are counted from 1")
+        return int(step)
+    named = [n for n, code in enumerate(phases, start=1) if code.upper() == step.strip().upper()]
+    if not named:
+        known = (
+            f"a number or one of its phases ({phases[0]} ... {phases[-1]})"
+            if phases
+            else ("a number")
+        )
+        raise fail(f"{file}: --step {step}: expected {known}")
+    return named[0]
 
 
 def _is_recorded_game(file: str) -> bool:

@@ -388,6 +388,12 @@ def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
         kinds[here.phase.kind.value] += 1
     assert kinds["movement"] and kinds["retreat"] and kinds["adjustment"]
     assert render(path, "--out", target).exit_code == 0  # the last phase by default
+    done = render(path, "--step", "f1902m", "--out", target)  # a phase by its name
+    assert done.exit_code == 0, done.output
+    assert "F1902M, phase 5 of" in next(svg_of(target).iter(f"{NS}text")).text
+    done = render(path, "--step", "X1902M", "--out", target)
+    assert done.exit_code == 2
+    assert "expected a number or one of its phases (S1901M ... " in done.output
     done = render(path, "--step", len(phases) + 1, "--out", target)
     assert done.exit_code == 2
     assert f"--step {len(phases) + 1}: the game has {len(phases)} phase(s)" in done.output
