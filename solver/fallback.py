@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from graphlib import CycleError, TopologicalSorter
 
 import networkx as nx
 
@@ -56,14 +55,27 @@ def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
 
 
 def _cyclic(depends: Mapping[Decision, set[Decision]]) -> bool:
-    """Does some decision depend on itself (cheaper than building the graph)?"""
-    sorter = TopologicalSorter(
-        {d: {r for r in reads if r in depends} for d, reads in depends.items()}
-    )
-    try:
-        sorter.prepare()
-    except CycleError:
-        return True
+    """Does some decision depend on itself (cheaper than building the graph)?  A depth-first
+    search: a read that is still on the search path closes a cycle."""
+    done: set[Decision] = set()
+    for root in depends:
+        if root in done:
+            continue
+        on_path = {root}
+        stack = [(root, iter(depends[root]))]
+        while stack:
+            node, reads = stack[-1]
+            for read in reads:
+                if read in on_path:
+                    return True
+                if read not in done and read in depends:
+                    on_path.add(read)
+                    stack.append((read, iter(depends[read])))
+                    break
+            else:
+                stack.pop()
+                on_path.discard(node)
+                done.add(node)
     return False
 
 
@@ -139,7 +151,8 @@ def settle(
         rest = [d for d in core if d not in fixed]
         pending = _cores_upstream_first(graph.subgraph(rest)) + pending
     # What is left is acyclic given the settled cores: propagation settles it, or one solve.
-    rest, _ = propagate(structure, fixed) if config.propagate else ({}, {})
+    settled = len(fixed) == len(decisions)
+    rest, _ = propagate(structure, fixed) if config.propagate and not settled else ({}, {})
     values = {**fixed, **rest}
     if len(values) < len(decisions):
         solved = solve_one(build(structure, fixed), config)

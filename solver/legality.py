@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from topology import Board, Kind, Location, UnitType, standard
 
@@ -112,7 +113,13 @@ def _can_reach(board: Board, unit: Unit, province: str) -> bool:
         return board.province(province).kind is not Kind.SEA and board.army_adjacent(
             unit.province, province
         )
-    return bool(board.fleet_coasts_towards(unit.location, province))
+    return bool(_coasts_towards(board, unit.location, province))
+
+
+@lru_cache(maxsize=16384)
+def _coasts_towards(board: Board, location: Location, province: str) -> tuple[str | None, ...]:
+    """`Board.fleet_coasts_towards`, kept: boards and locations are immutable values."""
+    return board.fleet_coasts_towards(location, province)
 
 
 def _move_problem(
@@ -127,7 +134,6 @@ def _move_problem(
     """Why a move by `unit` to dest is impossible ('' if possible), its settled destination,
     and whether it can only go by convoy."""
     province = board.province(dest)
-    here = location_name(unit.location)
     if dest == unit.province:
         return "a unit cannot move to its own province", None, False
     if coast is not None and coast not in province.coasts:  # 4.B.6: an irrelevant coast
@@ -147,8 +153,9 @@ def _move_problem(
         return f"{province.name} is not adjacent and no fleets could convoy there", None, False
     if province.kind is Kind.LAND:
         return "a fleet cannot move inland", None, False
-    reach = board.fleet_coasts_towards(unit.location, dest)
+    reach = _coasts_towards(board, unit.location, dest)
     if not reach:
+        here = location_name(unit.location)
         return f"a fleet in {here} cannot reach {province.name}", None, False
     if not province.coasts:
         return "", Location(dest), False
@@ -157,6 +164,7 @@ def _move_problem(
             return "", Location(dest, coast), False
         if rules.unreachable_coast is UnreachableCoast.IGNORED and len(reach) == 1:
             return "", Location(dest, reach[0]), False  # 4.B.3 (a)
+        here = location_name(unit.location)
         return f"a fleet in {here} cannot reach {province.name}({coast})", None, False
     if len(reach) == 1 and rules.single_coast_default:  # 4.B.2
         return "", Location(dest, reach[0]), False
@@ -303,16 +311,16 @@ def _matches_move(checked: Checked | None, province: str, coast: str | None = No
     return coast is None or checked.dest.coast in (None, coast)
 
 
-def _convoy_index(orders: dict[Unit, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
+def _convoy_index(orders: dict[str, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
     """Fleets with a legal convoy order, by (army's province, destination)."""
     index: dict[tuple[str, str], list[Unit]] = {}
-    for unit, checked in orders.items():
+    for checked in orders.values():
         if (
             checked is not None
             and checked.status is not Status.ILLEGAL
             and isinstance(checked.order, Convoy)
         ):
-            index.setdefault((checked.target, checked.dest.province), []).append(unit)
+            index.setdefault((checked.target, checked.dest.province), []).append(checked.unit)
     return index
 
 
@@ -325,25 +333,27 @@ def analyse(
     """Judge every order of a movement turn and settle each unit's order in force."""
     board = board or standard()
     judged = [_judge(board, position, i, g, rules) for i, g in enumerate(givens)]
-    in_force: dict[Unit, Checked | None] = dict.fromkeys(position.units)
-    several: set[Unit] = set()
+    # each unit's order in force, by the unit's province (cheaper keys than the units)
+    in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
+    several: list[Unit] = []
     for i, checked in enumerate(judged):
         if checked.status is Status.ILLEGAL or checked.unit is None:
             continue
-        if in_force[checked.unit] is not None:  # DATC 4.D.3: by default the first counts
+        if in_force[checked.unit.province] is not None:  # DATC 4.D.3: the first counts
             judged[i] = replace(
                 checked, status=Status.ILLEGAL, reason=f"{checked.unit} already has an order"
             )
-            several.add(checked.unit)
+            if checked.unit not in several:
+                several.append(checked.unit)
             continue
-        in_force[checked.unit] = checked
+        in_force[checked.unit.province] = checked
     if rules.several_orders is SeveralOrders.NONE:
         for unit in several:
-            first = in_force[unit]
+            first = in_force[unit.province]
             judged[first.index] = replace(
                 first, status=Status.ILLEGAL, reason=f"{unit} has several orders"
             )
-            in_force[unit] = None
+            in_force[unit.province] = None
 
     convoys = _convoy_index(in_force)
     # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
@@ -351,48 +361,49 @@ def analyse(
     # fleet does; then there is no land route to fall back on.
     if rules.convoy_to_adjacent is not ConvoyToAdjacent.VIA_ONLY:
         own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
-        for unit, checked in in_force.items():
+        for p, checked in in_force.items():
             if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
                 continue
-            fleets = convoys.get((unit.province, checked.dest.province), [])
+            unit = checked.unit
+            fleets = convoys.get((p, checked.dest.province), [])
             if unit.type is not UnitType.ARMY or not fleets:
                 continue
             if own_only and any(f.power == unit.power for f in fleets):
-                in_force[unit] = replace(checked, by_convoy=True)
-            elif not own_only and _swaps(position, in_force, unit, checked):
+                in_force[p] = replace(checked, by_convoy=True)
+            elif not own_only and _swaps(in_force, p, checked):
                 # 1971, as the DATC recommends: the convoy is used when the unit at the
                 # destination moves the opposite way and the convoy is not disrupted;
                 # otherwise the army goes over land (decided in the model)
-                in_force[unit] = replace(checked, fallback=True)
+                in_force[p] = replace(checked, fallback=True)
 
     # Validity: does each order fit the orders it refers to?
-    for unit, checked in list(in_force.items()):
+    for p, checked in list(in_force.items()):
         if checked is None:
             continue
-        reason = _invalid_reason(board, position, in_force, convoys, unit, checked)
+        reason = _invalid_reason(board, position, in_force, convoys, checked.unit, checked)
         if reason:
-            in_force[unit] = replace(checked, status=Status.INVALID, reason=reason)
+            in_force[p] = replace(checked, status=Status.INVALID, reason=reason)
     for checked in in_force.values():
         if checked is not None:
             judged[checked.index] = checked
-    return Turn(position, tuple(judged), tuple(in_force.items()), board, rules)
+    orders = tuple((unit, in_force[unit.province]) for unit in position.units)
+    return Turn(position, tuple(judged), orders, board, rules)
 
 
-def _swaps(position: Position, in_force, unit: Unit, checked: Checked) -> bool:
-    other = position.unit_in(checked.dest.province)
-    order = in_force.get(other) if other is not None else None
+def _swaps(in_force: dict[str, Checked | None], province: str, checked: Checked) -> bool:
+    order = in_force.get(checked.dest.province)
     return (
         order is not None
         and isinstance(order.order, Move)
         and order.dest is not None
-        and order.dest.province == unit.province
+        and order.dest.province == province
     )
 
 
 def _invalid_reason(
     board: Board,
     position: Position,
-    in_force: dict[Unit, Checked | None],
+    in_force: dict[str, Checked | None],
     convoys: dict[tuple[str, str], list[Unit]],
     unit: Unit,
     checked: Checked,
@@ -403,29 +414,28 @@ def _invalid_reason(
             fleets = frozenset(
                 f.province
                 for f in convoys.get((unit.province, checked.dest.province), [])
-                if _convoy_matches(position, in_force, f)
+                if _convoy_matches(in_force, f)
             )
             if not has_route(board, unit.province, checked.dest.province, fleets):
                 return "no convoy was ordered along any route"
         case SupportHold():
-            target = position.unit_in(checked.target)
-            target_order = in_force.get(target)
+            target_order = in_force.get(checked.target)
             if target_order is not None and isinstance(target_order.order, Move):
-                return f"{target} is ordered to move"
+                return f"{position.unit_in(checked.target)} is ordered to move"
         case SupportMove():
-            target = position.unit_in(checked.target)
-            if not _matches_move(in_force.get(target), checked.dest.province, checked.dest.coast):
-                return f"{target} is not ordered to move to {order.dest}"
+            if not _matches_move(
+                in_force.get(checked.target), checked.dest.province, checked.dest.coast
+            ):
+                return f"{position.unit_in(checked.target)} is not ordered to move to {order.dest}"
         case Convoy():
-            army = position.unit_in(checked.target)
-            if not _matches_move(in_force.get(army), checked.dest.province):
-                return f"{army} is not ordered to move to {order.dest}"
+            if not _matches_move(in_force.get(checked.target), checked.dest.province):
+                return f"{position.unit_in(checked.target)} is not ordered to move to {order.dest}"
     return ""
 
 
-def _convoy_matches(position: Position, in_force: dict[Unit, Checked | None], fleet: Unit) -> bool:
-    checked = in_force[fleet]
-    return _matches_move(in_force.get(position.unit_in(checked.target)), checked.dest.province)
+def _convoy_matches(in_force: dict[str, Checked | None], fleet: Unit) -> bool:
+    checked = in_force[fleet.province]
+    return _matches_move(in_force.get(checked.target), checked.dest.province)
 
 
 __all__ = ["Checked", "Status", "Turn", "analyse", "key_of", "seas_touching"]

@@ -61,6 +61,22 @@ class Structure:
     returning: Mapping[str, str]  # mover -> the mover coming the other way, even by convoy
     fallback: frozenset[str] = frozenset()  # 1971: by sea if the convoy works, else by land
     text: Mapping[str, str] = field(default_factory=dict)  # province -> its order, as text
+    names: Mapping[str, str] = field(default_factory=dict)  # province -> its unit, as text
+    # derived once per turn (the equations read them for nearly every literal):
+    trivial: Mapping[Decision, bool] = field(init=False, repr=False, compare=False)
+    _decisions: tuple[Decision, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # a move over land has its path, unless the fleet stands on the wrong coast; a unit
+        # nobody moves against is not dislodged
+        trivial = {
+            ("path", p): c.reachable
+            for p, c in self.moves.items()
+            if p not in self.routes or p in self.fallback
+        }
+        trivial.update((("dislodged", p), False) for p in self.unit_at if not self.attackers.get(p))
+        object.__setattr__(self, "trivial", trivial)
+        object.__setattr__(self, "_decisions", tuple(self._ordered()))
 
     @property
     def rules(self) -> RuleBook:
@@ -127,6 +143,8 @@ class Structure:
             if q in moves and moves[q].dest.province == p:
                 returning[p] = q
 
+        names = {p: str(u) for p, u in unit_at.items()}
+
         def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
             return {k: tuple(v) for k, v in table.items()}
 
@@ -145,11 +163,15 @@ class Structure:
             origin,
             returning,
             fallback,
-            {p: str(c.order) if c is not None else str(unit_at[p]) for p, c in order_of.items()},
+            {p: str(c.order) if c is not None else names[p] for p, c in order_of.items()},
+            names,
         )
 
     def decisions(self) -> list[Decision]:
         """Every decision of the turn, in a fixed order."""
+        return list(self._decisions)
+
+    def _ordered(self) -> list[Decision]:
         found: list[Decision] = []
         for p in sorted(self.moves):
             found.append(("move", p))
@@ -166,7 +188,7 @@ class Structure:
         """A readable name: 'move[A Munich - Tyrolia]', 'dislodged[A Munich]'."""
         kind, province = decision
         if kind == "dislodged":
-            return f"dislodged[{self.unit_at[province]}]"
+            return f"dislodged[{self.names[province]}]"
         return f"{kind}[{self.text[province]}]"
 
 
@@ -179,13 +201,13 @@ class TurnModel:
     model: cp_model.CpModel = field(default_factory=CpModel)
     lits: dict[Decision, cp_model.IntVar] = field(default_factory=dict)
     depends: dict[Decision, set[Decision]] = field(default_factory=dict)
-    _current: Decision | None = None
+    _reads: set[Decision] | None = None  # what the equation being defined has read
 
     # -- literals and the few constraint shapes the equations need ----------------------------
     def lit(self, decision: Decision) -> Lit:
         """The literal of a decision (a constant when fixed or trivially known)."""
-        if self._current is not None:
-            self.depends[self._current].add(decision)
+        if self._reads is not None:
+            self._reads.add(decision)
         constant = self.constant(decision)
         if constant is not None:
             return constant
@@ -195,17 +217,8 @@ class TurnModel:
 
     def constant(self, decision: Decision) -> bool | None:
         """The value of a fixed or trivially known decision (None for the others)."""
-        if decision in self.fixed:
-            return self.fixed[decision]
-        kind, province = decision
-        if kind == "path" and (
-            province not in self.structure.routes or province in self.structure.fallback
-        ):
-            # a move over land has its path, unless the fleet stands on the wrong coast
-            return self.structure.moves[province].reachable
-        if kind == "dislodged" and not self.structure.attackers.get(province):
-            return False
-        return None
+        value = self.fixed.get(decision)
+        return self.structure.trivial.get(decision) if value is None else value
 
     def equivalent(self, target: Lit, conjunction: list[Lit]) -> None:
         """target <=> AND(conjunction) for a variable target, constants folded."""
@@ -268,14 +281,14 @@ class TurnModel:
     # -- the decisions -------------------------------------------------------------------------
     def define(self, decision: Decision) -> None:
         """Add the equation of one decision (nothing if it is fixed)."""
-        self.depends.setdefault(decision, set())
+        reads = self.depends.setdefault(decision, set())
         if decision in self.fixed:
             return
         target = self.lit(decision)
-        self._current = decision
+        self._reads = reads
         kind, province = decision
         getattr(self, f"_define_{kind}")(province, target)
-        self._current = None
+        self._reads = None
 
     def _define_sea(self, p: str, target: Lit) -> None:
         """SEA (1971 fallback): the convoy works, so the army goes by sea, else over land."""
@@ -285,6 +298,8 @@ class TurnModel:
         """Is the move in a head-to-head battle with its opposing move?  Always, unless one
         of the two goes by sea when its convoy works (1971)."""
         s = self.structure
+        if not s.fallback:  # no 1971 fallback move this turn (the usual case)
+            return True
         pair = sorted(x for x in (m, s.opposing.get(m)) if x in s.fallback)
         over_land = [_negate(self.lit(("sea", x))) for x in pair]
         if len(over_land) < 2:
@@ -331,7 +346,7 @@ class TurnModel:
     def _define_dislodged(self, p: str, target: Lit) -> None:
         """DISLODGED: the unit does not leave and another unit moves in."""
         arrivals = [self.lit(("move", m)) for m in self.structure.attackers.get(p, ())]
-        someone = self.any_of(arrivals, f"arrives[{self.structure.unit_at[p]}]")
+        someone = self.any_of(arrivals, f"arrives[{self.structure.names[p]}]")
         stays = _negate(self.lit(("move", p))) if p in self.structure.moves else True
         self.equivalent(target, [stays, someone])
 
@@ -356,9 +371,12 @@ class TurnModel:
 
     def supports(self, mover: str, excluding_power: str | None = None):
         """The number of given supports for a move (optionally not counting one power's)."""
+        supporters = self.structure.move_supports.get(mover)
+        if not supporters:
+            return 0
         return self.total(
             self.lit(("support", q))
-            for q in self.structure.move_supports.get(mover, ())
+            for q in supporters
             if excluding_power is None or self.structure.unit_at[q].power != excluding_power
         )
 
@@ -430,7 +448,8 @@ class TurnModel:
             and isinstance(checked.order, Move)
         ):
             return 1  # an invalid move fails; the unit stays, without hold support
-        return 1 + self.total(self.lit(("support", r)) for r in s.hold_supports.get(q, ()))
+        supporters = s.hold_supports.get(q)
+        return 1 + self.total(self.lit(("support", r)) for r in supporters) if supporters else 1
 
     def _define_move(self, m: str, target: Lit) -> None:
         """MOVE: the attack beats the resistance at the destination and every rival's
@@ -443,7 +462,7 @@ class TurnModel:
         h2h = self.h2h(m) if m in s.opposing else False
         over_hold = None
         if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
-            against = f"hold[{s.unit_at.get(q, q)}]"
+            against = f"hold[{s.names.get(q, q)}]"
             over_hold = self.beats(attack, self.hold(q), f"beats[{s.text[m]} vs {against}]")
         if h2h is False:
             conditions.append(over_hold)

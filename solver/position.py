@@ -94,7 +94,7 @@ class Unit:
     power: str
 
     def __str__(self) -> str:
-        return f"{self.type.value} {location_name(self.location)}"
+        return f"{self.type._value_} {location_name(self.location)}"  # _value_: no descriptor
 
     @property
     def province(self) -> str:
@@ -138,9 +138,10 @@ class Position:
         object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
         seen: dict[str, Unit] = {}
         for unit in self.units:
-            if unit.province in seen:
-                raise DipsatError(f"two units in one province: {seen[unit.province]} and {unit}")
-            seen[unit.province] = unit
+            province = unit.location.province
+            if province in seen:
+                raise DipsatError(f"two units in one province: {seen[province]} and {unit}")
+            seen[province] = unit
         object.__setattr__(self, "_by_province", seen)
         object.__setattr__(self, "_memo", {})
 

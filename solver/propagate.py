@@ -12,17 +12,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from .model import Decision, Structure, TurnModel
 
 
-@dataclass(frozen=True, slots=True)
 class Unknown:
-    """A literal whose value is not known yet: a decision's (with its polarity) or not."""
+    """A literal whose value is not known yet: a decision's (with its polarity) or not.
 
-    decision: Decision | None = None
-    positive: bool = True
+    A plain slotted class rather than a frozen dataclass: propagation makes one for nearly
+    every literal it reads, and nothing compares them."""
+
+    __slots__ = ("decision", "positive")
+
+    def __init__(self, decision: Decision | None = None, positive: bool = True) -> None:
+        self.decision = decision
+        self.positive = positive
 
     def __invert__(self) -> Unknown:
         return Unknown(self.decision, not self.positive)
@@ -31,12 +35,14 @@ class Unknown:
         return Span(other - 1, other)
 
 
-@dataclass(frozen=True, slots=True)
 class Span:
     """An integer known to lie in [low, high]."""
 
-    low: int
-    high: int
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
 
     def __add__(self, other: int | Span) -> Span:
         if isinstance(other, Span):
@@ -45,54 +51,81 @@ class Span:
 
     __radd__ = __add__
 
+    def __repr__(self) -> str:
+        return f"Span({self.low}, {self.high})"
+
 
 _UNKNOWN = Unknown()
 
 
-def _bounds(x: int | Span) -> tuple[int, int]:
-    return (x.low, x.high) if isinstance(x, Span) else (x, x)
-
-
 class Propagation(TurnModel):
-    """A turn model whose constraint shapes evaluate instead of posting constraints."""
+    """A turn model whose constraint shapes evaluate instead of posting constraints.
+
+    The shapes are written as plain loops: they run for nearly every literal of the turn, on
+    lists of one to four items, where generator expressions cost more than the work."""
 
     def lit(self, decision: Decision):
-        if self._current is not None:
-            self.depends[self._current].add(decision)
-        value = self.constant(decision)
-        return Unknown(decision) if value is None else value
+        if self._reads is not None:
+            self._reads.add(decision)
+        value = self.fixed.get(decision)  # `constant`, inlined: this is the hottest call
+        if value is None:
+            value = self.structure.trivial.get(decision)
+            if value is None:
+                return Unknown(decision)
+        return value
 
     def equivalent(self, target, conjunction) -> None:
         value = self.all_of(conjunction, "")
-        if isinstance(value, bool) and isinstance(target, Unknown):
+        if value is not _UNKNOWN and isinstance(target, Unknown):
             self.found[target.decision] = value if target.positive else not value
 
     def all_of(self, lits, name: str):
-        if any(x is False for x in lits):
-            return False
-        return True if all(x is True for x in lits) else _UNKNOWN
+        value = True
+        for x in lits:
+            if x is False:
+                return False
+            if x is not True:
+                value = _UNKNOWN
+        return value
 
     def any_of(self, lits, name: str):
-        if any(x is True for x in lits):
-            return True
-        return False if all(x is False for x in lits) else _UNKNOWN
+        value = False
+        for x in lits:
+            if x is True:
+                return True
+            if x is not False:
+                value = _UNKNOWN
+        return value
 
     def switch(self, name: str, upper: int, cases):
-        live = [(lits, value) for lits, value in cases if not any(x is False for x in lits)]
-        for lits, value in live:
-            if all(x is True for x in lits):
-                return value
-        lows, highs = zip(*(_bounds(value) for _, value in live), strict=True)
-        return Span(min(lows), max(highs))
+        low = high = None
+        for lits, value in cases:
+            holds = True
+            for x in lits:
+                if x is False:
+                    break  # the case is ruled out
+                if x is not True:
+                    holds = False
+            else:
+                if holds:  # the cases are exclusive: this is the value
+                    return value
+                v_low, v_high = (value.low, value.high) if isinstance(value, Span) else (value,) * 2
+                low = v_low if low is None else min(low, v_low)
+                high = v_high if high is None else max(high, v_high)
+        return Span(low, high)
 
     def total(self, lits: Iterable):
-        lits = list(lits)
-        constant = sum(1 for x in lits if x is True)
-        unknown = sum(1 for x in lits if not isinstance(x, bool))
+        constant = unknown = 0
+        for x in lits:
+            if x is True:
+                constant += 1
+            elif x is not False:
+                unknown += 1
         return Span(constant, constant + unknown) if unknown else constant
 
     def beats(self, a, b, name: str):
-        (a_low, a_high), (b_low, b_high) = _bounds(a), _bounds(b)
+        a_low, a_high = (a.low, a.high) if isinstance(a, Span) else (a, a)
+        b_low, b_high = (b.low, b.high) if isinstance(b, Span) else (b, b)
         if a_low > b_high:
             return True
         return False if a_high <= b_low else _UNKNOWN

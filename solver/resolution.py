@@ -110,8 +110,12 @@ def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolut
     destroyed = {r.unit.province for r in retreating if not r.options}
 
     outcomes = []
+    unresolved = any(core.unresolved for core in paradox_of.values())
     for checked in turn.checked:
         outcome = _outcome(checked, s, value, dislodger, destroyed, paradox_of)
+        if not unresolved:
+            outcomes.append(outcome)
+            continue
         p = checked.unit.province if checked.unit is not None else None
         core = next(
             (
@@ -167,12 +171,12 @@ def _outcome(
     p = unit.province if unit is not None else None
     is_dislodged = p is not None and p in dislodger
     fate = {"dislodged": is_dislodged, "destroyed": is_dislodged and p in destroyed}
-    order = checked.order
+    order = checked.given.order
     if checked.status is Status.ILLEGAL:
         return Outcome(checked.given, "illegal", reason=Illegal(checked.reason), **fate)
     if checked.status is Status.INVALID:
         return Outcome(checked.given, "invalid", reason=Invalid(checked.reason), **fate)
-    by = DislodgedBy(str(s.unit_at[dislodger[p]])) if is_dislodged else None
+    by = DislodgedBy(s.names[dislodger[p]]) if is_dislodged else None
     match order:
         case Hold():
             return Outcome(checked.given, "stands", reason=by, **fate)
@@ -192,16 +196,16 @@ def _outcome(
                 reason = ParadoxRule(core.rule, core.labels) if core else NoPath()
                 return Outcome(checked.given, "fails", reason=reason, **fate)
             q = checked.dest.province
-            blockers = [str(s.unit_at[r]) for r in s.attackers[q] if r != p]
+            blockers = [s.names[r] for r in s.attackers[q] if r != p]
             if q in s.unit_at and q not in blockers:
-                blockers.insert(0, str(s.unit_at[q]))
+                blockers.insert(0, s.names[q])
             return Outcome(checked.given, "fails", reason=Bounced(tuple(blockers)), **fate)
         case SupportHold() | SupportMove():
             if value("support", p):
                 return Outcome(checked.given, "given", **fate)
             aim = checked.dest.province if isinstance(order, SupportMove) else checked.target
             cutters = tuple(
-                str(s.unit_at[m])
+                s.names[m]
                 for m in s.attackers.get(p, ())
                 if cuts(s, m, p, aim) and value("path", m)
             )
