@@ -153,6 +153,8 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     an ordered unit without a board is on the only head (with one timeline); the rest follow
     the MDATC default rules (`apply_board_defaults`).  `heads`: `mv.heads()`, if known."""
     heads = mv.heads() if heads is None else heads
+    if all(p.timeline is not None and p.turn is not None for p in _named(given.order)):
+        return given  # nothing left out: the order stands as written
 
     def head_turn(place: Place) -> Place:
         if place.timeline is not None and place.turn is None and place.timeline in heads:
@@ -185,11 +187,25 @@ def _board_of(place: Place) -> BoardKey | None:
     return (place.timeline, place.turn)
 
 
-def _boards_named(order) -> set[BoardKey]:
-    found: set[BoardKey] = set()
-    _places(order, lambda p: found.add(_board_of(p)) or p)
-    found.discard(None)
+def _named(order) -> list[Place]:
+    """Every place an order names (none for a waived build)."""
+    if isinstance(order, Waive):
+        return []
+    found = [order.unit.place]
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None:
+            found.append(ref.place)
+    dest = getattr(order, "dest", None)
+    if dest is not None:
+        found.append(dest)
     return found
+
+
+def _boards_named(order) -> set[BoardKey]:
+    return {
+        (p.timeline, p.turn) for p in _named(order) if p.timeline is not None and p.turn is not None
+    }
 
 
 def _plain(order):
@@ -264,7 +280,7 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
             movement_heads.add(key)
     # A head that owes another phase this step takes no part in the movement.
     elsewhere = head_keys - movement_heads
-    for k in sorted(movement_heads):
+    for k in sorted(movement_heads) if elsewhere else ():
         for i in by_head[k]:
             busy = sorted(_boards_named(givens[i].order) & elsewhere)
             if outcomes[i] is None and busy:
