@@ -39,6 +39,7 @@ from .orders import (
     UnitRef,
     Waive,
     apply_board_defaults,
+    named_places,
     spacetime_code,
     timeline_name,
 )
@@ -153,7 +154,7 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     an ordered unit without a board is on the only head (with one timeline); the rest follow
     the MDATC default rules (`apply_board_defaults`).  `heads`: `mv.heads()`, if known."""
     heads = mv.heads() if heads is None else heads
-    if all(p.timeline is not None and p.turn is not None for p in _named(given.order)):
+    if all(p.timeline is not None and p.turn is not None for p in named_places(given.order)):
         return given  # nothing left out: the order stands as written
 
     def head_turn(place: Place) -> Place:
@@ -187,24 +188,11 @@ def _board_of(place: Place) -> BoardKey | None:
     return (place.timeline, place.turn)
 
 
-def _named(order) -> list[Place]:
-    """Every place an order names (none for a waived build)."""
-    if isinstance(order, Waive):
-        return []
-    found = [order.unit.place]
-    for name in ("supported", "army"):
-        ref: UnitRef | None = getattr(order, name, None)
-        if ref is not None:
-            found.append(ref.place)
-    dest = getattr(order, "dest", None)
-    if dest is not None:
-        found.append(dest)
-    return found
-
-
 def _boards_named(order) -> set[BoardKey]:
     return {
-        (p.timeline, p.turn) for p in _named(order) if p.timeline is not None and p.turn is not None
+        (p.timeline, p.turn)
+        for p in named_places(order)
+        if p.timeline is not None and p.turn is not None
     }
 
 

@@ -189,6 +189,22 @@ class Given:
         return f"{self.power}: {self.order}" if self.power else str(self.order)
 
 
+def named_places(order: Order) -> list[Place]:
+    """Every place an order names: its unit's, the supported or convoyed unit's, the
+    destination (none for a waived build)."""
+    if isinstance(order, Waive):
+        return []
+    found = [order.unit.place]
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None:
+            found.append(ref.place)
+    dest = getattr(order, "dest", None)
+    if dest is not None:
+        found.append(dest)
+    return found
+
+
 def apply_board_defaults(order: Order, timeline: int | None, turn: int | None) -> Order:
     """Fill omitted multiverse coordinates by the MDATC 2.B default rules.
 

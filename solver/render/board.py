@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from topology import Board, Kind, Location, standard
 from topology.layout import Layout, standard_layout
 
-from ..orders import Given, Place
+from ..orders import Given, Place, named_places
 from ..outcomes import Outcome
 from ..position import Position, Unit
 from ..resolution import Retreating
@@ -188,7 +188,7 @@ def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 7
     for scene in [scenes] if isinstance(scenes, Scene) else scenes:
         keys += [str(u.location) for u in scene.position.units]
         keys += [str(d.unit.location) for d in scene.position.dislodged]
-        keys += [p.province for given in scene.orders for p in places_of(given.order)]
+        keys += [p.province for given in scene.orders for p in named_places(given.order)]
         keys += [str(o) for r in scene.retreating for o in r.options]
     points = [layout.point(k) for k in keys if k.partition("/")[0] in layout.points]
     if not points:
@@ -200,19 +200,6 @@ def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 7
     x0 = min(max(0, (x0 + x1) / 2 - width / 2), layout.width - width)
     y0 = min(max(0, (y0 + y1) / 2 - height / 2), layout.height - height)
     return (x0, y0, width, height)
-
-
-def places_of(order) -> list[Place]:
-    """Every place an order names."""
-    found = []
-    for name in ("unit", "supported", "army"):
-        ref = getattr(order, name, None)
-        if ref is not None:
-            found.append(ref.place)
-    dest = getattr(order, "dest", None)
-    if dest is not None:
-        found.append(dest)
-    return found
 
 
 def board_svg(

@@ -18,12 +18,12 @@ from topology.layout import standard_layout
 from ..cases import Case
 from ..errors import DipsatError
 from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, run_steps
-from ..orders import Given, Place, timeline_name
+from ..orders import Given, Place, named_places, timeline_name
 from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
 from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, places_of
+from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
@@ -106,7 +106,7 @@ def grid_element(
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
     across: list[Drawn] = []
     for d in drawn:
-        keys = {_board_of(p) for p in places_of(d.given.order)} - {None}
+        keys = {_board_of(p) for p in named_places(d.given.order)} - {None}
         if len(keys) == 1 and next(iter(keys)) in local:
             local[next(iter(keys))].append(d)
         else:
