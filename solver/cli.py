@@ -405,11 +405,17 @@ def compare_rules(
     second: Annotated[str, typer.Argument(help="another rule book")],
     paths: Annotated[list[str], typer.Argument(help="case files or folders")],
     as_json: Annotated[bool, typer.Option("--json", help="print the differences as JSON")] = False,
+    html: HtmlOption = None,
 ) -> None:
     """The cases whose outcomes differ between two rule books, with the orders that differ."""
     try:
         books = rule_book(first), rule_book(second)
-        differences = compare(_load(paths), *books)
+        cases = _load(paths)
+        differences = compare(cases, *books)
+        if html:
+            from .render.pages import compare_page, write_page
+
+            write_page(html, compare_page(cases, *books, differences))
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:

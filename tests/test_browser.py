@@ -70,6 +70,8 @@ def files(tmp_path_factory) -> Path:
     (folder / "6F16.html").write_text(f"{page}<body>\n{svg}</body></html>\n", encoding="utf-8")
     dipsat("check", F_CASES, "--html", folder / "check-6F.html")
     dipsat("explore", F_CASES, "--case", "6.F.16", "--html", folder / "explore.html")
+    book = ROOT / "tests" / "data" / "rulebooks" / "4A2-1982.toml"
+    dipsat("compare-rules", "2025", book, F_CASES, "--html", folder / "compare.html")
     return folder
 
 
@@ -110,6 +112,7 @@ SHOWN = {
     "6F16.html": (1, 75, 6, 6),
     "check-6F.html": (31, 75, None, None),
     "explore.html": (4, 75, 24, 24),
+    "compare.html": (22, 75, None, None),  # the 11 cases 1982's convoy rule changes, twice
 }
 
 

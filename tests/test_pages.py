@@ -279,8 +279,10 @@ def invoke(*args):
         ["check", F_CASES, "--json"],
         ["explore", F_CASES, "--case", "6.F.14"],
         ["explore", F_CASES, "--case", "6.F.14", "--json", "--rules", "2000"],
+        ["compare-rules", "2025", "1982", F_CASES],
+        ["compare-rules", "2025", "1982", F_CASES, "--json"],
     ],
-    ids=["check", "check-json", "explore", "explore-json"],
+    ids=["check", "check-json", "explore", "explore-json", "compare", "compare-json"],
 )
 def test_html_is_written_besides_the_usual_output(tmp_path, args):
     plain = invoke(*args)
@@ -342,3 +344,39 @@ def test_explore_page_same_bytes_under_any_hash_seed(tmp_path):
         )
         pages.append(page.read_bytes())
     assert pages[0] == pages[1]
+
+
+# -- compare-rules --------------------------------------------------------------------------
+def test_compare_page_draws_each_differing_case_under_both_books():
+    """One article per case the two books decide differently, each phase drawn under both
+    (each picture with that book's outcomes), and the orders that differ in a table."""
+    from solver.compare import compare
+    from solver.render.pages import compare_page
+
+    cases = read_cases(str(F_CASES))
+    first, second = rule_book("2025"), rule_book(str(ROOT / "tests/data/rulebooks/4A2-1982.toml"))
+    differences = compare(cases, first, second)
+    text = compare_page(cases, first, second, differences)
+    tree = assert_self_contained(text)
+    assert compare_page(cases, first, second, differences) == text
+    articles = tree.all("article", "case")
+    assert [a.attrs["data-case"] for a in articles] == [d["id"] for d in differences]
+    assert len(articles) == 11  # as tests/data/compare_rules.txt lists for 6.F
+    by_id = {c.id: c for c in cases}
+    for article, entry in zip(articles, differences, strict=True):
+        case = by_id[entry["id"]]
+        figures = article.all("figure", "book")
+        assert [f.attrs["data-rules"] for f in figures] == [first.name, second.name] * len(
+            case.blocks
+        )
+        books = [first, second] * len(case.blocks)
+        for number, (figure, book) in enumerate(zip(figures, books, strict=True)):
+            (svg,) = figure.all("svg", "board")
+            drawn = {g.attrs["data-order"]: g.classes for g in svg.all("g", "order")}
+            scene = case_scenes(case, book)[number // 2]
+            for given, outcome in zip(scene.orders, scene.outcomes, strict=True):
+                assert outcome.result in drawn[str(given.order)], (case.id, book.name)
+        rows = article.all("table", "differences")[0].all("tr")[1:]
+        assert [r.content() for r in rows] == [
+            f"{d['order']} {d['first']} {d['second']}" for d in entry["orders"]
+        ]

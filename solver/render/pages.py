@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from topology.layout import standard_layout
@@ -333,6 +333,70 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
             "</article>",
         ]
     )
+
+
+# -- two rule books side by side ------------------------------------------------------------
+def compare_page(
+    cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: list[dict]
+) -> str:
+    """The cases two rule books decide differently (`solver.compare.compare`), each phase
+    drawn under both side by side, with the orders whose outcomes differ."""
+    pictures = Pictures()
+    by_id = {case.id: case for case in cases}
+    body = [
+        f"<h1>{esc(first.name)} against {esc(second.name)}</h1>",
+        f'<p class="summary"><strong>{len(differences)}</strong> of {len(cases)} case(s) '
+        "are decided differently.</p>",
+        f"<details><summary>Legend</summary>{pictures.legend()}</details>",
+    ]
+    for entry in differences:
+        case = by_id[entry["id"]]
+        body += [
+            f'<article class="case" id="{esc(anchor("case", case.id))}" '
+            f'data-case="{esc(case.id)}">',
+            f"<h3>{esc(case.id)} {esc(case.title)}</h3>",
+            f'<p class="meta">{esc(case.path)}:{case.line}</p>',
+            _side_by_side(case, first, second, pictures),
+            _rows(
+                ["order", first.name, second.name],
+                [
+                    (
+                        "mismatch",
+                        [f"<code>{esc(d['order'])}</code>", esc(d["first"]), esc(d["second"])],
+                    )
+                    for d in entry["orders"]
+                ],
+                "differences",
+            ),
+            "</article>",
+        ]
+    return page(f"dipsat compare-rules {first.name} {second.name}", body, pictures)
+
+
+def _side_by_side(case: Case, first: RuleBook, second: RuleBook, pictures: Pictures) -> str:
+    """Each phase (or multiverse step) of a case under both rule books, in one frame."""
+    played = [play(case, book) for book in (first, second)]
+    rows = []
+    for number in range(max(len(p.steps) + len(p.scenes) for p in played)):
+        figures = []
+        scenes = [p.scenes[number] for p in played if number < len(p.scenes)]
+        box = focus_box(scenes, standard_layout()) if scenes else None
+        for book, p in zip((first, second), played, strict=True):
+            if case.multiverse and number < len(p.steps):
+                svg = pictures.multiverse(case, p.steps, number + 1)
+            elif number < len(p.scenes):
+                svg = pictures.board(replace(p.scenes[number], title=book.name), box=box)
+            else:
+                svg = f'<p class="note">{esc(p.error or "no such phase")}</p>'
+            figures.append(
+                _figure(
+                    svg,
+                    f"<strong>{esc(book.name)}</strong>",
+                    f' class="book" data-rules="{esc(book.name)}"',
+                )
+            )
+        rows.append('<div class="pictures">\n' + "\n".join(figures) + "\n</div>")
+    return "\n".join(rows)
 
 
 # -- the paradox explorer ---------------------------------------------------------------
