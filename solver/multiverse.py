@@ -24,10 +24,11 @@ from functools import lru_cache
 
 from topology import Location, standard
 
-from .adjudicate import adjudicate
 from .adjustments import adjudicate_adjustments
 from .errors import DipsatError
-from .model import Decision
+from .fallback import settle
+from .legality import Turn, analyse
+from .model import Decision, Structure
 from .orders import (
     MOVEMENT_ORDERS,
     Convoy,
@@ -46,7 +47,7 @@ from .orders import (
 from .outcomes import Illegal, Outcome
 from .phases import SOLO_CENTRES, after_movement, game_status
 from .position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
-from .resolution import Resolution
+from .resolution import Resolution, resolve
 from .retreats import adjudicate_retreats
 from .rules import DATC_2025, RepeatFork, RuleBook, StepScope, Victory
 from .solve import SolverConfig
@@ -340,54 +341,17 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     past = set()
     for given in givens:
         past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
-    touched = heads | past
-    # The recorded orders of those past boards: their own and those that acted on them.
-    history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
-    # Boards those orders name take part too, with their recorded decisions.
-    # So do the boards their own recorded orders name, and so on: a recorded move must find
-    # its destination in the joint turn, or the unit would stay where another arrives.
-    context: set[BoardKey] = set()
-    frontier = list(history)
-    while frontier:
-        for k in _boards_named(frontier.pop().order):
-            if k in boards and k not in touched and k not in context:
-                context.add(k)
-                frontier += _recorded(boards[k])
-    joint = touched | context
-    links = set()
-    for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
-        named = sorted(k for k in _boards_named(given.order) if k in joint)
-        links |= {(a, b) for a in named for b in named if a < b}
-    convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
-    for given in givens:
-        if isinstance(given.order, Convoy):
-            key = (given.order.army.place, given.order.dest)
-            convoying.setdefault(key, set()).update(_boards_named(given.order))
-    for named in convoying.values():
-        links |= {(a, b) for a in named for b in named if a < b}
-    st_board = spacetime_board(joint, origins, links)
-
-    units = [
-        Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
-        for key in sorted(joint)
-        for u in boards[key].position.units
-    ]
-    known = [g for k in sorted(context) for g in _recorded(boards[k])]
-    every = list(dict.fromkeys(givens + history + known))
-    fixed = {
-        d: v
-        for key in sorted(context)
-        if boards[key].record is not None
-        for d, v in boards[key].record.decisions.items()
-        if _split(d[1])[1] == key
-    }
-    position = Position(SPRING_1901, tuple(units))
-    resolution = adjudicate(position, every, rules, config, st_board, fixed)
-    # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
-    free = _acting_on(resolution, touched)
-    if free & fixed.keys():
-        fixed = {d: v for d, v in fixed.items() if d not in free}
-        resolution = adjudicate(position, every, rules, config, st_board, fixed)
+    while True:
+        turn, structure, settled, history, context, every = _joint_turn(
+            boards, heads, past, givens, origins, rules, config
+        )
+        # A board only brought in with its record fixed must be adjudicated again when a
+        # re-adjudicated order that reaches into it comes out differently from its record.
+        spilled = _spilled(turn, settled.values, boards, past, context)
+        if not spilled:
+            break
+        past |= spilled
+    resolution = resolve(turn, structure, settled)
 
     index = {g: i for i, g in enumerate(every)}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -434,10 +398,82 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     return resolution, revised, forks, advanced
 
 
-def _acting_on(resolution: Resolution, touched: set[BoardKey]) -> set[Decision]:
+def _joint_turn(boards, heads, past, givens, origins, rules, config):
+    """The joint turn of the heads and the past boards to adjudicate again, with the boards
+    their records name as context (recorded decisions fixed), settled."""
+    touched = heads | past
+    # The recorded orders of those past boards: their own and those that acted on them.
+    history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
+    # Boards those orders name take part too, with their recorded decisions.
+    # So do the boards their own recorded orders name, and so on: a recorded move must find
+    # its destination in the joint turn, or the unit would stay where another arrives.
+    context: set[BoardKey] = set()
+    frontier = list(history)
+    while frontier:
+        for k in _boards_named(frontier.pop().order):
+            if k in boards and k not in touched and k not in context:
+                context.add(k)
+                frontier += _recorded(boards[k])
+    joint = touched | context
+    links = set()
+    for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
+        named = sorted(k for k in _boards_named(given.order) if k in joint)
+        links |= {(a, b) for a in named for b in named if a < b}
+    convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
+    for given in givens:
+        if isinstance(given.order, Convoy):
+            key = (given.order.army.place, given.order.dest)
+            convoying.setdefault(key, set()).update(_boards_named(given.order))
+    for named in convoying.values():
+        links |= {(a, b) for a in named for b in named if a < b}
+    st_board = spacetime_board(joint, origins, links)
+
+    units = [
+        Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
+        for key in sorted(joint)
+        for u in boards[key].position.units
+    ]
+    known = [g for k in sorted(context) for g in _recorded(boards[k])]
+    every = list(dict.fromkeys(givens + history + known))
+    fixed = {
+        d: v
+        for key in sorted(context)
+        if boards[key].record is not None
+        for d, v in boards[key].record.decisions.items()
+        if _split(d[1])[1] == key
+    }
+    turn = analyse(Position(SPRING_1901, tuple(units)), every, rules, st_board)
+    structure = Structure.of(turn)
+    # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
+    free = _acting_on(turn, touched)
+    fixed = {d: v for d, v in fixed.items() if d not in free}
+    return turn, structure, settle(structure, config, fixed), history, context, every
+
+
+def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):
+    """Context boards to adjudicate again: the board a re-adjudicated recorded move goes to,
+    and the board of a context move freed because it goes to a re-adjudicated board, when
+    the move comes out differently from its record (a unit would arrive where another stays,
+    or stay where another arrives). A changed support or convoy moves no unit: no spill."""
+    spilled: set[BoardKey] = set()
+    for unit, checked in turn.orders:
+        key = _split(unit.province)[1]
+        if checked is None or (key not in past and key not in context):
+            continue
+        into = {key} if key in context else _boards_named(checked.given.order) & context
+        if not into or into <= spilled:
+            continue
+        recorded = boards[key].record.decisions if boards[key].record is not None else {}
+        d = ("move", unit.province)
+        if d in recorded and values.get(d) != recorded[d]:
+            spilled |= into
+    return spilled
+
+
+def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
     """Decisions of orders that move into, support into or convoy to a touched board."""
     free: set[Decision] = set()
-    for unit, checked in resolution.turn.orders:
+    for unit, checked in turn.orders:
         if checked is None or checked.dest is None:
             continue
         if _split(checked.dest.province)[1] in touched:
