@@ -82,15 +82,9 @@ def prepare(engine: str, turns):
 
 
 def _mila(checked):
-    from solver.adapters.mila import _new_game
+    from solver.adapters.mila import ordered_game
 
-    game = _new_game(checked)
-    by_power: dict[str, list[str]] = {}
-    for power, order in checked.orders:
-        by_power.setdefault(power, []).append(order)
-    for power, orders in by_power.items():
-        game.set_orders(power, orders)
-    return game.process
+    return ordered_game(checked).process
 
 
 def _pydip(checked):

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from .board import Board
-from .loader import MapDataError, standard
+from .loader import MapDataError, read_toml, standard
 
 STANDARD_LAYOUT_PATH = Path(__file__).parent / "data" / "standard-layout.toml"
 
@@ -38,12 +37,7 @@ def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
         MapDataError: the file is unreadable, or a place is missing, unknown or off the page.
     """
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise MapDataError(f"{path}: cannot read layout file: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
+    raw = read_toml(path, "layout file")
     width, height = raw.get("width"), raw.get("height")
     if not all(isinstance(v, int | float) and v > 0 for v in (width, height)):
         raise MapDataError(f"{path}: expected positive numbers 'width' and 'height'")

@@ -34,13 +34,17 @@ def load_board(path: str | os.PathLike[str]) -> Board:
             inconsistent (the message names the file and the province).
     """
     path = Path(path)
+    return _Builder(path, read_toml(path, "map file")).build()
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """A TOML file's data, or a MapDataError naming the file and what went wrong."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise MapDataError(f"{path}: cannot read map file: {exc}") from exc
+        raise MapDataError(f"{path}: cannot read {what}: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
-    return _Builder(path, raw).build()
 
 
 @functools.cache

@@ -206,14 +206,20 @@ def _find_unit(table: dict, unit: str) -> str | None:
     return same[0] if len(same) == 1 else None
 
 
-def adjudicate(request: Request) -> dict:
-    """Adjudicate one phase with MILA; the reply without its id."""
+def ordered_game(request: Request):
+    """A MILA game at the request's position with its orders set, ready to process."""
     game = _new_game(request)
     by_power: dict[str, list[str]] = {}
     for power, order in request.orders:
         by_power.setdefault(power, []).append(order)
     for power, orders in by_power.items():
         game.set_orders(power, orders)
+    return game
+
+
+def adjudicate(request: Request) -> dict:
+    """Adjudicate one phase with MILA; the reply without its id."""
+    game = ordered_game(request)
     outcome = game.process().results  # of the phase processed, whatever phases MILA skips
 
     results: dict[str, bool] = {}

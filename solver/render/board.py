@@ -202,6 +202,26 @@ def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 7
     return (x0, y0, width, height)
 
 
+def map_view(parent: ET.Element, box: Box, at: Box) -> ET.Element:
+    """A window at ``at`` (x, y, width, height) onto the part ``box`` of the map, with the
+    sea behind it; what is drawn in it uses layout coordinates."""
+    view = el(
+        parent,
+        "svg",
+        {
+            "class": "map",
+            "x": at[0],
+            "y": at[1],
+            "width": at[2],
+            "height": at[3],
+            "viewBox": " ".join(num(v) for v in box),
+        },
+    )
+    sea = {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "fill": "#f4f9fd"}
+    el(view, "rect", sea)
+    return view
+
+
 def board_svg(
     scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True, box: Box | None = None
 ) -> str:
@@ -243,23 +263,7 @@ def board_element(
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if scene.title:
         el(root, "text", {"x": 10, "y": 22, "font-size": 16, "font-weight": 700}, scene.title)
-    view = el(
-        root,
-        "svg",
-        {
-            "class": "map",
-            "x": 0,
-            "y": top,
-            "width": map_w,
-            "height": map_h,
-            "viewBox": " ".join(num(v) for v in box),
-        },
-    )
-    el(
-        view,
-        "rect",
-        {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "fill": "#f4f9fd"},
-    )
+    view = map_view(root, box, (0, top, map_w, map_h))
     draw_board(view, scene, prefix)
     if legend:
         panel = el(

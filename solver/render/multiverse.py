@@ -23,7 +23,7 @@ from ..outcomes import Outcome
 from ..resolution import Retreating
 from ..rules import RuleBook
 from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator
+from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
@@ -172,23 +172,7 @@ def grid_element(
         cell = el(root, "g", {"class": "cell", "data-board": _name(key)})
         label = f"{_name(key)}  {board.position.phase}"
         el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
-        view = el(
-            cell,
-            "svg",
-            {
-                "class": "map",
-                "x": x,
-                "y": y,
-                "width": CELL_WIDTH,
-                "height": cell_h,
-                "viewBox": " ".join(num(v) for v in box),
-            },
-        )
-        el(
-            view,
-            "rect",
-            {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "fill": "#f4f9fd"},
-        )
+        view = map_view(cell, box, (x, y, CELL_WIDTH, cell_h))
         draw_board(view, scenes[key], prefix)
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
