@@ -175,9 +175,9 @@ def play_games(rec: Recorder, tmp: Path) -> None:
 def random_turns(out: Path, count: int = 600) -> None:
     """Seeded random turns adjudicated from the library under three rule books: every
     outcome with its reason, the dislodged units with their retreats, the next position."""
-    from solver.adjudicate import adjudicate
-    from solver.crosscheck.generate import random_turn
-    from solver.rules import rule_book
+    from solver.judge.movement import adjudicate
+    from solver.tools.crosscheck.generate import random_turn
+    from solver.values.rules import rule_book
 
     turns = [random_turn(f"outputs-{i}", units=(18, 34)) for i in range(count)]
     for name in ("2025", "1971", "dptg"):

@@ -30,13 +30,13 @@ GAMES = ROOT.parent / "shared" / "games"
 
 # -- inputs -------------------------------------------------------------------------------------
 def random_inputs(count: int):
-    from solver.crosscheck.generate import random_turn
+    from solver.tools.crosscheck.generate import random_turn
 
     return [random_turn(f"bench-{i}", units=(34, 34)) for i in range(count)]
 
 
 def datc_inputs():
-    from solver.cases import case_files, read_cases
+    from solver.formats.cases import case_files, read_cases
 
     turns = []
     for path in case_files([ROOT / "cases" / "datc"]):
@@ -47,7 +47,7 @@ def datc_inputs():
 
 
 def game_inputs():
-    from solver.mila import read_game
+    from solver.formats.mila import read_game
 
     turns = []
     for path in sorted(GAMES.glob("*.json")):
@@ -60,17 +60,17 @@ def game_inputs():
 # -- engines ------------------------------------------------------------------------------------
 def prepare(engine: str, turns):
     """Per turn, a callable that runs the engine's core adjudication (None: not expressible)."""
-    from solver.crosscheck.protocol import request
+    from solver.tools.crosscheck.protocol import request
 
     prepared = []
     if engine.startswith("dipsat"):
-        from solver.adjudicate import adjudicate
-        from solver.solve import SolverConfig
+        from solver.judge.movement import adjudicate
+        from solver.judge.solve import SolverConfig
 
         # "dipsat-solver": the unoptimised path, every turn through CP-SAT
         config = SolverConfig(propagate=engine == "dipsat")
         return [lambda p=p, o=o: adjudicate(p, o, config=config) for p, o in turns]
-    from solver.adapters import mila as adapter
+    from solver.tools.adapters import mila as adapter
 
     for i, (position, orders) in enumerate(turns):
         try:
@@ -82,7 +82,7 @@ def prepare(engine: str, turns):
 
 
 def _mila(checked):
-    from solver.adapters.mila import ordered_game
+    from solver.tools.adapters.mila import ordered_game
 
     return ordered_game(checked).process
 
@@ -91,7 +91,7 @@ def _pydip(checked):
     from pydip.player.command.command import HoldCommand
     from pydip.turn import resolve as pydip_resolve
 
-    from solver.adapters.pydip import _Turn
+    from solver.tools.adapters.pydip import _Turn
 
     turn = _Turn(checked)
     commands = [turn.movement_command(power, order) for power, order in checked.orders]
@@ -140,10 +140,10 @@ def section(engine: str, name: str, turns: int) -> dict:
 
 def _propagated(inputs) -> int:
     """How many of the turns propagation settles on its own, without CP-SAT."""
-    from solver.legality import analyse
-    from solver.model import Structure
-    from solver.propagate import propagate
-    from solver.rules import DATC_2025
+    from solver.judge.legality import analyse
+    from solver.judge.model import Structure
+    from solver.judge.propagate import propagate
+    from solver.values.rules import DATC_2025
 
     count = 0
     for position, orders in inputs:
@@ -158,10 +158,11 @@ REPEATS = 5
 def multiverse_section(timelines: int) -> dict:
     """One multiverse step with the given number of timelines of 34 units each, against
     as many separate standard turns (each the best of REPEATS runs)."""
-    from solver.adjudicate import adjudicate
-    from solver.crosscheck.generate import random_turn
-    from solver.multiverse import MBoard, Multiverse, step
-    from solver.orders import Given, apply_board_defaults
+    from solver.judge.movement import adjudicate
+    from solver.multiverse.state import MBoard, Multiverse
+    from solver.multiverse.step import step
+    from solver.tools.crosscheck.generate import random_turn
+    from solver.values.orders import Given, apply_board_defaults
 
     boards, orders, singles = [MBoard(0, 0, random_turn("mv-root", (34, 34))[0])], [], []
     for t in range(timelines):

@@ -12,16 +12,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .cases import Case, case_files, read_cases
-from .compare import compare
-from .conformance import run
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
-from .explain import explain, render
-from .explore import MAX_RESOLUTIONS, explore_case, report_json
-from .notation import parse_given
-from .replay import KINDS
-from .replay import replay as replay_games
-from .rules import rule_book
+from .formats.cases import Case, case_files, read_cases
+from .tools.compare import compare
+from .tools.conformance import run
+from .tools.explain import explain, render
+from .tools.explore import MAX_RESOLUTIONS, explore_case, report_json
+from .tools.replay import KINDS
+from .tools.replay import replay as replay_games
+from .values.notation import parse_given
+from .values.rules import rule_book
 
 app = typer.Typer(
     add_completion=False,
@@ -97,7 +97,7 @@ def check(
         book = rule_book(rules) if rules else None
         report = run(_load(paths), book)
         if html:
-            from .render.pages import check_page, write_page
+            from .tools.pages import check_page, write_page
 
             write_page(html, check_page(report, book))
     except DipsatError as error:
@@ -207,7 +207,7 @@ def explore(
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
     if html:
-        from .render.pages import explore_page, write_page
+        from .tools.pages import explore_page, write_page
 
         try:
             write_page(html, explore_page(target, book, phases))
@@ -310,17 +310,17 @@ def render_picture(
 def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool):
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .render.board import Scene, board_svg
-    from .render.scene import pending_scene, played_scene
+    from .tools.scenes import pending_scene, played_scene
 
     if _is_saved_game(file) and _is_recorded_game(file):
-        from .mila import read_game
-        from .render.scene import recorded_scene
+        from .formats.mila import read_game
+        from .tools.scenes import recorded_scene
 
         game = read_game(file)
         number = _step_number(file, step, [p.name for p in game.phases[:-1]])
         return board_svg(recorded_scene(game, number, rule_book(rules or "2025")), whole)
     if _is_saved_game(file):
-        from .savegame import SavedMultiverse, load_any
+        from .formats.savegame import SavedMultiverse, load_any
 
         game = load_any(file)
         if isinstance(game, SavedMultiverse):
@@ -348,10 +348,10 @@ def _picture(file: str, case: str | None, step: str | None, rules: str | None, w
     if number is not None and number > blocks:
         raise fail(f"{file}: --step {step}: case {chosen.id} has {blocks} phase block(s)")
     if chosen.multiverse:
-        from .render.multiverse import multiverse_case_svg
+        from .tools.scenes import multiverse_case_svg
 
         return multiverse_case_svg(chosen, book, number)
-    from .render.scene import case_scenes
+    from .tools.scenes import case_scenes
 
     scenes = case_scenes(chosen, book)
     if not scenes:
@@ -413,7 +413,7 @@ def compare_rules(
         cases = _load(paths)
         differences = compare(cases, *books)
         if html:
-            from .render.pages import compare_page, write_page
+            from .tools.pages import compare_page, write_page
 
             write_page(html, compare_page(cases, *books, differences))
     except DipsatError as error:
@@ -446,7 +446,7 @@ def crosscheck(
     """Run another adjudicator side by side with dipsat and shrink each disagreement."""
     from rich.progress import Progress
 
-    from .crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
+    from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
 
     try:
         with Progress(console=err, disable=as_json) as bar:
@@ -511,7 +511,7 @@ def game_new(
     ] = False,
 ) -> None:
     """Start a game at the standard opening position and save it to FILE."""
-    from .savegame import new_game, new_multiverse, save
+    from .formats.savegame import new_game, new_multiverse, save
 
     if Path(file).exists():
         raise fail(f"{file}: already exists; choose another file")
@@ -533,7 +533,7 @@ def game_order(
 ) -> None:
     """Submit orders for the current phase; each order with a problem is reported and left
     out, the others are kept (exit status 1 when some were left out)."""
-    from .savegame import SavedMultiverse, load_any, save, submit, submit_multiverse
+    from .formats.savegame import SavedMultiverse, load_any, save, submit, submit_multiverse
 
     try:
         game = load_any(file)
@@ -556,7 +556,7 @@ def game_order(
 @game_app.command("adjudicate")
 def game_adjudicate(file: GameFile) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
-    from .savegame import SavedMultiverse, adjudicate_game, load_any, save
+    from .formats.savegame import SavedMultiverse, adjudicate_game, load_any, save
 
     try:
         game = load_any(file)
@@ -579,7 +579,7 @@ def game_adjudicate(file: GameFile) -> None:
 @game_app.command("show")
 def game_show(file: GameFile) -> None:
     """Print the phase, the units, the centres and the orders submitted so far."""
-    from .savegame import SavedMultiverse, load_any
+    from .formats.savegame import SavedMultiverse, load_any
 
     try:
         game = load_any(file)
@@ -607,9 +607,9 @@ def _print_position(position, indent: str = "") -> None:
 
 
 def _multiverse_adjudicate(file: str, game) -> None:
-    from .multiverse import step
-    from .orders import timeline_name
-    from .savegame import SavedMultiverse, save
+    from .formats.savegame import SavedMultiverse, save
+    from .multiverse.step import step
+    from .values.orders import timeline_name
 
     done = step(game.multiverse, game.orders, game.rules)
     save(SavedMultiverse(game.rules, done.after, ()), file)
@@ -623,7 +623,7 @@ def _multiverse_adjudicate(file: str, game) -> None:
 
 
 def _print_heads(mv) -> None:
-    from .orders import timeline_name
+    from .values.orders import timeline_name
 
     for timeline, head in sorted(mv.heads().items()):
         out.print(
@@ -632,7 +632,7 @@ def _print_heads(mv) -> None:
 
 
 def _multiverse_show(game) -> None:
-    from .orders import timeline_name
+    from .values.orders import timeline_name
 
     mv = game.multiverse
     out.print(

@@ -25,7 +25,7 @@ def table(name: str) -> list[tuple[str, str]]:
 
 @cache
 def all_cases():
-    from solver.cases import case_files, read_cases
+    from solver.formats.cases import case_files, read_cases
 
     return [case for path in case_files([ROOT / "cases"]) for case in read_cases(path)]
 
@@ -36,8 +36,8 @@ def played(phases: int = 7, seed: int | str = 0):
     import random
     from dataclasses import replace
 
-    from solver.crosscheck.generate import _orders
-    from solver.savegame import adjudicate_game, new_game
+    from solver.formats.savegame import adjudicate_game, new_game
+    from solver.tools.crosscheck.generate import _orders
 
     game = new_game("2025")
     for number in range(phases + 1):

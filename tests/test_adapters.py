@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from conftest import ROOT
 
-from solver.crosscheck.protocol import read_reply, reply, request
-from solver.game import advance
-from solver.notation import parse_given
-from solver.position import (
+from solver.cycle.game import advance
+from solver.tools.crosscheck.protocol import read_reply, reply, request
+from solver.values.notation import parse_given
+from solver.values.position import (
     SPRING_1901,
     DislodgedUnit,
     Phase,
@@ -34,7 +34,7 @@ class Adapter:
     def __init__(self, name: str) -> None:
         self.name = name
         self.process = subprocess.Popen(
-            [sys.executable, "-m", f"solver.adapters.{name}"],
+            [sys.executable, "-m", f"solver.tools.adapters.{name}"],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -260,7 +260,7 @@ def test_pydip_coast_bug_is_reported_faithfully(adapter: Adapter) -> None:
 
 def test_engine_prints_go_to_stderr() -> None:
     code = (
-        "from solver.adapters.mila import serve\n"
+        "from solver.tools.adapters.mila import serve\n"
         "def noisy(request):\n"
         "    print('noise')\n"
         "    return {'results': {}, 'dislodged': {}, 'units': {}}\n"

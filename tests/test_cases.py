@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import all_cases
 
-from solver.conformance import run_case
+from solver.tools.conformance import run_case
 
 
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 from conftest import all_cases
 
-from solver.adjudicate import adjudicate
-from solver.checker import check_resolution
+from solver.checker.equations import check_resolution
+from solver.judge.movement import adjudicate
 
 CASES = {c.id: c for c in all_cases()}
 

@@ -9,19 +9,19 @@ import sys
 import pytest
 from conftest import DATA
 
-from solver.cases import read_cases
-from solver.conformance import run_case
-from solver.crosscheck.campaign import campaign, check_turns, write_cases
-from solver.crosscheck.compare import classify, differences
-from solver.crosscheck.engines import DipsatEngine, ExternalEngine
-from solver.crosscheck.generate import random_turn, random_turns
-from solver.crosscheck.protocol import ProtocolError, read_reply, read_request, request
-from solver.legality import Status, analyse
-from solver.notation import parse_given
-from solver.position import SPRING_1901, Position, Unit
+from solver.formats.cases import read_cases
+from solver.judge.legality import Status, analyse
+from solver.tools.conformance import run_case
+from solver.tools.crosscheck.campaign import campaign, check_turns, write_cases
+from solver.tools.crosscheck.compare import classify, differences
+from solver.tools.crosscheck.engines import DipsatEngine, ExternalEngine
+from solver.tools.crosscheck.generate import random_turn, random_turns
+from solver.tools.crosscheck.protocol import ProtocolError, read_reply, read_request, request
+from solver.values.notation import parse_given
+from solver.values.position import SPRING_1901, Position, Unit
 from topology import Location, UnitType
 
-SELF = f"{sys.executable} -m solver.adapters.dipsat"
+SELF = f"{sys.executable} -m solver.tools.adapters.dipsat"
 BUGGY = f"{sys.executable} {DATA / 'buggy_adapter.py'}"
 
 

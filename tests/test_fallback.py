@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import all_cases
 
-from solver.adjudicate import adjudicate
-from solver.legality import analyse
-from solver.model import Structure, build
+from solver.judge.legality import analyse
+from solver.judge.model import Structure, build
+from solver.judge.movement import adjudicate
 
 CASES = {c.id: c for c in all_cases()}
 

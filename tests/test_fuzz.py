@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from solver.errors import DipsatError, SaveFileError
-from solver.savegame import SavedGame, load, save, to_json
+from solver.formats.savegame import SavedGame, load, save, to_json
 
 EXAMPLES = fuzz_examples(50)
 

@@ -1,18 +1,52 @@
-"""Dependencies point one way: topology <- the adjudicator <- pictures and the CLI.
+"""Dependencies point one way, and the folders show the layers:
 
-Read from the source (the import statements), so a new import against the direction fails
-here before it can make a cycle."""
+    topology <- values <- judge <- game cycle <- multiverse <- formats <- tools <- CLI
+                       \\- checker (values only)        render (values, beside the rest)
+
+Read from the source (the import statements, lazy ones inside functions included), so a new
+import against the direction fails here before it can make a cycle."""
 
 from __future__ import annotations
 
 import ast
 
+import pytest
 from conftest import ROOT
+
+CORE = {"solver.errors", "solver.values"}
+LAYERS: dict[str, set[str]] = {
+    # each part of solver/ and the parts it may import (besides itself and topology)
+    "solver.errors": set(),
+    "solver.values": {"solver.errors"},
+    "solver.judge": CORE,
+    "solver.checker": CORE
+    | {"solver.judge.legality", "solver.judge.resolution", "solver.judge.routes"},
+    "solver.cycle": CORE | {"solver.judge"},
+    "solver.multiverse": CORE | {"solver.judge", "solver.cycle"},
+    "solver.formats": CORE | {"solver.judge", "solver.cycle", "solver.multiverse"},
+    # renderers draw values: the multiverse's state, results and case files, never the judge
+    "solver.render": CORE
+    | {"solver.formats", "solver.multiverse.state", "solver.judge.resolution"},
+    "solver.tools": CORE
+    | {
+        "solver.judge",
+        "solver.checker",
+        "solver.cycle",
+        "solver.multiverse",
+        "solver.formats",
+        "solver.render",
+    },
+    "solver.cli": {"solver"},
+    "solver.__main__": {"solver.cli"},
+    "solver": {"solver"},  # the public API: anything but the command line
+}
 
 
 def imports(path) -> set[str]:
     """The modules a file imports, relative ones made absolute."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    if path.name == "__init__.py":
+        package = ".".join(path.relative_to(ROOT).parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -21,40 +55,65 @@ def imports(path) -> set[str]:
             base = package.rsplit(".", node.level - 1)[0] if node.level else ""
             module = ".".join(p for p in (base, node.module or "") if p)
             found.add(module)
-            found |= {f"{module}.{alias.name}" for alias in node.names}
     return found
 
 
-def sources(folder: str):
-    return sorted((ROOT / folder).rglob("*.py"))
+def module_name(path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> str:
+    """The most specific entry of LAYERS the module belongs to."""
+    candidates = [k for k in LAYERS if module == k or module.startswith(k + ".")]
+    return max(candidates, key=len)
+
+
+def within(module: str, allowed: set[str]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed)
+
+
+SOURCES = sorted((ROOT / "solver").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_every_module_imports_only_from_the_layers_below(path):
+    module = module_name(path)
+    layer = layer_of(module)
+    allowed = LAYERS[layer] | {layer, "topology"}
+    if layer == "solver":
+        allowed = {"solver", "topology"}
+    wrong = sorted(
+        m
+        for m in imports(path)
+        if m.startswith(("solver", "topology"))
+        and not within(m, allowed)
+        or (layer == "solver" and m.startswith("solver.cli"))
+    )
+    assert not wrong, f"{module} ({layer}) imports {wrong}"
 
 
 def test_the_board_knows_nothing_of_the_adjudicator():
-    for path in sources("topology"):
+    for path in sorted((ROOT / "topology").rglob("*.py")):
         assert not {m for m in imports(path) if m.startswith("solver")}, path
 
 
-def test_the_adjudicator_knows_nothing_of_pictures_or_the_command_line():
-    for path in sources("solver"):
-        if path.parts[-2] == "render" or path.name in ("cli.py", "__main__.py"):
-            continue
-        wrong = {m for m in imports(path) if m.startswith(("solver.render", "solver.cli"))}
-        assert not wrong, (path, wrong)
+def test_every_module_belongs_to_a_layer():
+    top = {module_name(p).split(".")[1] for p in SOURCES if "." in module_name(p)}
+    assert {f"solver.{name}" for name in top} <= LAYERS.keys()
 
 
-def test_pictures_do_not_reach_into_the_command_line():
-    for path in sources("solver/render"):
-        assert not {m for m in imports(path) if m.startswith("solver.cli")}, path
-
-
-def test_the_import_reader_sees_relative_imports():
+def test_the_import_reader_sees_relative_and_lazy_imports():
     found = imports(ROOT / "solver" / "render" / "board.py")
     assert "solver.render.arrows" in found and "topology" in found
+    assert "solver.tools.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
 
 
 def test_saved_games_and_cross_checking_share_a_format_not_each_other():
-    """Both write positions in MILA strings (`solver.mila`); neither imports the other."""
-    for path in sources("solver/savegame"):
-        assert not {m for m in imports(path) if m.startswith("solver.crosscheck")}, path
-    for path in sources("solver/crosscheck"):
-        assert not {m for m in imports(path) if m.startswith("solver.savegame")}, path
+    """Both write positions in MILA strings (`solver.formats.mila`); neither imports the
+    other."""
+    for path in sorted((ROOT / "solver" / "formats" / "savegame").rglob("*.py")):
+        assert not {m for m in imports(path) if m.startswith("solver.tools")}, path
+    for path in sorted((ROOT / "solver" / "tools" / "crosscheck").rglob("*.py")):
+        wrong = {m for m in imports(path) if m.startswith("solver.formats.savegame")}
+        assert not wrong, path

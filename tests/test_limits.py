@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from solver.adjudicate import adjudicate
-from solver.cases import MAX_CASE_FILE_BYTES, read_cases
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
-from solver.multiverse import MAX_TIMELINES, MBoard, Multiverse, step
-from solver.notation import MAX_ORDER_CHARS, parse_given
-from solver.position import SPRING_1901, Position
-from solver.solve import SolverConfig, SolverTimeout
+from solver.formats.cases import MAX_CASE_FILE_BYTES, read_cases
+from solver.judge.movement import adjudicate
+from solver.judge.solve import SolverConfig, SolverTimeout
+from solver.multiverse.state import MBoard, Multiverse
+from solver.multiverse.step import MAX_TIMELINES, step
+from solver.values.notation import MAX_ORDER_CHARS, parse_given
+from solver.values.position import SPRING_1901, Position
 
 CASES = Path(__file__).parent.parent / "cases" / "datc"
 
@@ -50,8 +51,8 @@ def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
 
 
 def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch) -> None:
-    import solver.savegame as savegame
-    import solver.savegame.envelope as envelope
+    import solver.formats.savegame as savegame
+    import solver.formats.savegame.envelope as envelope
 
     monkeypatch.setattr(envelope, "MAX_SAVE_FILE_BYTES", 1000)
     path = tmp_path / "game.json"
@@ -63,7 +64,7 @@ def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatc
 
 
 def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
-    from solver.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
+    from solver.tools.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
 
     line = '{"id": "t1", "padding": "' + "x" * MAX_REPLY_BYTES + '"}'
     with pytest.raises(ProtocolError, match=f"at most {MAX_REPLY_BYTES}"):
@@ -72,7 +73,7 @@ def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
 
 @pytest.mark.parametrize("line", ['{"id": ' + "1" * 5000 + "}", "[" * 100_000])
 def test_a_reply_python_cannot_parse_is_a_protocol_error(line: str) -> None:
-    from solver.crosscheck.protocol import ProtocolError, read_reply
+    from solver.tools.crosscheck.protocol import ProtocolError, read_reply
 
     with pytest.raises(ProtocolError, match="expected a JSON object"):
         read_reply(line, "t1")

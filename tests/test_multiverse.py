@@ -7,11 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from solver.multiverse import Multiverse, board_turn, step, winner
-from solver.notation import parse_given
-from solver.position import SPRING_1901, Phase, Position, Unit
-from solver.rules import DATC_2025, RepeatFork, Victory
-from solver.spacetime import spacetime_board, timelines_adjacent, within_reach
+from solver.multiverse.spacetime import spacetime_board, timelines_adjacent, within_reach
+from solver.multiverse.state import Multiverse, board_turn, winner
+from solver.multiverse.step import step
+from solver.values.notation import parse_given
+from solver.values.position import SPRING_1901, Phase, Position, Unit
+from solver.values.rules import DATC_2025, RepeatFork, Victory
 from topology import Location, UnitType, standard
 
 # b branches from a@0, c from a@0 too, d from a@1, e from b@2

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.errors import OrderSyntaxError
-from solver.notation import parse_given, parse_order
-from solver.orders import (
+from solver.values.notation import parse_given, parse_order
+from solver.values.orders import (
     Build,
     Convoy,
     Disband,

@@ -13,15 +13,15 @@ import pytest
 from conftest import ROOT
 from typer.testing import CliRunner
 
-from solver.adjudicate import adjudicate
-from solver.cases import read_cases
-from solver.checker import check_resolution
+from solver.checker.equations import check_resolution
 from solver.cli import app
-from solver.conformance import run
-from solver.explore import explore_case
-from solver.render.pages import check_page, explore_page
-from solver.render.scene import case_scenes
-from solver.rules import EDITIONS, rule_book
+from solver.formats.cases import read_cases
+from solver.judge.movement import adjudicate
+from solver.tools.conformance import run
+from solver.tools.explore import explore_case
+from solver.tools.pages import check_page, explore_page
+from solver.tools.scenes import case_scenes
+from solver.values.rules import EDITIONS, rule_book
 
 F_CASES = ROOT / "cases" / "datc" / "6F.cases"
 WRONG = """case T.1: A WRONG EXPECTATION
@@ -350,8 +350,8 @@ def test_explore_page_same_bytes_under_any_hash_seed(tmp_path):
 def test_compare_page_draws_each_differing_case_under_both_books():
     """One article per case the two books decide differently, each phase drawn under both
     (each picture with that book's outcomes), and the orders that differ in a table."""
-    from solver.compare import compare
-    from solver.render.pages import compare_page
+    from solver.tools.compare import compare
+    from solver.tools.pages import compare_page
 
     cases = read_cases(str(F_CASES))
     first, second = rule_book("2025"), rule_book(str(ROOT / "tests/data/rulebooks/4A2-1982.toml"))

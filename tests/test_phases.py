@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from solver.game import advance
-from solver.notation import parse_given
-from solver.phases import game_status
-from solver.position import Phase, Position, Unit
+from solver.cycle.game import advance
+from solver.values.calendar import game_status
+from solver.values.notation import parse_given
+from solver.values.position import Phase, Position, Unit
 from topology import Location, UnitType, standard
 
 

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from solver.cases import case_files, read_cases
-from solver.crosscheck.generate import random_turn
-from solver.fallback import settle
-from solver.legality import analyse
-from solver.model import Structure
-from solver.position import PhaseKind
-from solver.propagate import propagate
-from solver.rules import RULE_BOOKS
-from solver.solve import SolverConfig
+from solver.formats.cases import case_files, read_cases
+from solver.judge.fallback import settle
+from solver.judge.legality import analyse
+from solver.judge.model import Structure
+from solver.judge.propagate import propagate
+from solver.judge.solve import SolverConfig
+from solver.tools.crosscheck.generate import random_turn
+from solver.values.position import PhaseKind
+from solver.values.rules import RULE_BOOKS
 
 CASES = Path(__file__).parent.parent / "cases" / "datc"
 FAST, SLOW = SolverConfig(propagate=True), SolverConfig(propagate=False)
@@ -49,8 +49,9 @@ def test_propagation_gives_the_solver_path_answers(book: str) -> None:
 def test_a_joint_multiverse_turn_settles_alike_on_both_paths() -> None:
     """Sixteen timelines of random turns: propagation settles most of the joint turn and
     hands the cores it cannot settle to the solver."""
-    from solver.multiverse import MBoard, Multiverse, step
-    from solver.orders import Given, apply_board_defaults
+    from solver.multiverse.state import MBoard, Multiverse
+    from solver.multiverse.step import step
+    from solver.values.orders import Given, apply_board_defaults
 
     boards = [MBoard(0, 0, random_turn("joint-root", (34, 34))[0])]
     orders = []

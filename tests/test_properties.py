@@ -1,7 +1,7 @@
 """Property tests of the standard adjudication pipeline on random turns.
 
 Each test states one guarantee (docs/reliability.md lists them).  The turns come from
-solver.crosscheck.generate.random_turn, so a failing example is reproduced by its seed
+solver.tools.crosscheck.generate.random_turn, so a failing example is reproduced by its seed
 string, which every assertion message names.
 """
 
@@ -15,18 +15,18 @@ from conftest import ROOT, fuzz_examples, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.adjudicate import adjudicate
-from solver.adjustments import adjudicate_adjustments
-from solver.cases import read_cases
-from solver.checker import check_resolution
-from solver.crosscheck.generate import random_turn
+from solver.checker.equations import check_resolution
+from solver.cycle.adjustments import adjudicate_adjustments
+from solver.cycle.retreats import adjudicate_retreats
 from solver.errors import DipsatError
-from solver.explain import explain
-from solver.notation import parse_given
-from solver.orders import Disband, Given, Move, Place, Retreat, UnitRef
-from solver.position import Phase, PhaseKind, Position, Season
-from solver.retreats import adjudicate_retreats
-from solver.rules import RULE_BOOKS, rule_book
+from solver.formats.cases import read_cases
+from solver.judge.movement import adjudicate
+from solver.tools.crosscheck.generate import random_turn
+from solver.tools.explain import explain
+from solver.values.notation import parse_given
+from solver.values.orders import Disband, Given, Move, Place, Retreat, UnitRef
+from solver.values.position import Phase, PhaseKind, Position, Season
+from solver.values.rules import RULE_BOOKS, rule_book
 from topology import standard
 
 BOOKS = sorted(RULE_BOOKS)
@@ -201,11 +201,11 @@ def test_fall_gives_centres_to_the_unit_on_them(turn, name, data):
 # -- 6. the same input gives the same bytes, whatever the hash seed -----------------------
 _RENDER = """
 import json
-from solver.cases import Block, Case, CaseOrder
-from solver.crosscheck.generate import random_turn
-from solver.explain import explain
-from solver.position import PhaseKind
-from solver.rules import RULE_BOOKS, rule_book
+from solver.formats.cases import Block, Case, CaseOrder
+from solver.tools.crosscheck.generate import random_turn
+from solver.tools.explain import explain
+from solver.values.position import PhaseKind
+from solver.values.rules import RULE_BOOKS, rule_book
 data = []
 for i in range(20):
     position, orders = random_turn(f"determinism-{i}")

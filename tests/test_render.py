@@ -14,11 +14,11 @@ from conftest import ROOT, all_cases, played, under_hash_seeds
 from typer.testing import CliRunner
 
 from solver.cli import app
+from solver.formats.savegame import save
 from solver.render.board import board_svg
-from solver.render.scene import case_scenes
 from solver.render.style import POWER_COLOURS, colour
-from solver.rules import rule_book
-from solver.savegame import save
+from solver.tools.scenes import case_scenes
+from solver.values.rules import rule_book
 from topology import standard
 from topology.layout import standard_layout
 
@@ -244,10 +244,10 @@ def test_every_power_has_a_colour():
 
 _DRAW = """
 import sys
-from solver.cases import read_cases
+from solver.formats.cases import read_cases
 from solver.render.board import board_svg
-from solver.render.scene import case_scenes
-from solver.rules import rule_book
+from solver.tools.scenes import case_scenes
+from solver.values.rules import rule_book
 for name in ("6F", "6H"):
     for case in read_cases(f"cases/datc/{name}.cases"):
         for scene in case_scenes(case, rule_book(case.edition)):
@@ -370,7 +370,7 @@ def test_render_reports_bad_input_in_one_line(tmp_path, args, named, says):
 def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
     """A real game in the MILA format, phase by phase: each phase's orders drawn with the
     outcome our adjudication gives them; retreat phases rebuilt as `dipsat replay` does."""
-    from solver.mila import read_game
+    from solver.formats.mila import read_game
 
     path = ROOT / "tests" / "data" / "games" / "game_433761_ENGLAND_AG.json"
     game = read_game(path)

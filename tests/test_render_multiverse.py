@@ -10,10 +10,11 @@ from collections import Counter
 import pytest
 from conftest import all_cases, under_hash_seeds
 
-from solver.orders import timeline_name
-from solver.render.multiverse import case_steps, grid_element, multiverse_case_svg, step_drawing
+from solver.render.multiverse import grid_element, step_drawing
 from solver.render.svg import to_text
-from solver.rules import DATC_2025, rule_book
+from solver.tools.scenes import case_steps, multiverse_case_svg
+from solver.values.orders import timeline_name
+from solver.values.rules import DATC_2025, rule_book
 from topology import standard
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -95,8 +96,8 @@ def test_orders_across_boards_are_drawn_between_them():
 def test_the_grid_is_the_same_under_any_hash_seed():
     script = (
         "from conftest import all_cases\n"
-        "from solver.render.multiverse import multiverse_case_svg\n"
-        "from solver.rules import rule_book\n"
+        "from solver.tools.scenes import multiverse_case_svg\n"
+        "from solver.values.rules import rule_book\n"
         "import sys\n"
         "for c in all_cases():\n"
         "    if c.multiverse:\n"
@@ -110,9 +111,9 @@ def test_the_grid_is_the_same_under_any_hash_seed():
 
 
 def test_a_saved_multiverse_game_shows_records_and_pending_orders():
-    from solver.multiverse import step
+    from solver.formats.savegame import SavedMultiverse, new_multiverse, submit_multiverse
+    from solver.multiverse.step import step
     from solver.render.multiverse import multiverse_game_svg
-    from solver.savegame import SavedMultiverse, new_multiverse, submit_multiverse
 
     game = new_multiverse("2025")
     game, problems = submit_multiverse(game, ["Germany: A Munich - Burgundy"])

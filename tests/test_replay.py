@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import DATA, ROOT
 
-from solver.mila import read_game
-from solver.replay import replay
-from solver.rules import DATC_2025, WEBDIPLOMACY
+from solver.formats.mila import read_game
+from solver.tools.replay import replay
+from solver.values.rules import DATC_2025, WEBDIPLOMACY
 
 GAMES = DATA / "games"
 FIRST = GAMES / "game_433761_ENGLAND_AG.json"

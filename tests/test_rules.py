@@ -10,11 +10,11 @@ import sys
 import pytest
 from conftest import DATA, ROOT, all_cases, table
 
-from solver.compare import compare
-from solver.conformance import run_case
 from solver.errors import DipsatError
-from solver.explore import explore
-from solver.rules import EDITIONS, rule_book
+from solver.tools.compare import compare
+from solver.tools.conformance import run_case
+from solver.tools.explore import explore
+from solver.values.rules import EDITIONS, rule_book
 
 DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
@@ -56,12 +56,12 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     and says so, in the report, its JSON, the terminal and the page."""
     from typer.testing import CliRunner
 
-    from solver import explore as module
+    from solver.tools import explore as module
     from solver.cli import app
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
     monkeypatch.setattr("solver.cli.MAX_RESOLUTIONS", 2)
-    monkeypatch.setattr("solver.render.pages.MAX_RESOLUTIONS", 2)
+    monkeypatch.setattr("solver.tools.pages.MAX_RESOLUTIONS", 2)
     case = BY_ID["6.F.14"]  # two consistent resolutions
     (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
     assert core.capped and core.resolutions == ()

@@ -17,10 +17,7 @@ import pytest
 from conftest import DATA, ROOT, json_drop, json_set, played
 
 from solver.errors import DipsatError, SaveFileError
-from solver.notation import parse_given
-from solver.position import Phase, Position
-from solver.rules import DATC_2025, policy_table, rule_book
-from solver.savegame import (
+from solver.formats.savegame import (
     STANDARD_START,
     SavedGame,
     adjudicate_game,
@@ -32,6 +29,9 @@ from solver.savegame import (
     save,
     to_json,
 )
+from solver.values.notation import parse_given
+from solver.values.position import Phase, Position
+from solver.values.rules import DATC_2025, policy_table, rule_book
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +270,7 @@ def test_new_game_refuses_unknown_rules():
 WRITER = """
 import sys
 from dataclasses import replace
-from solver.savegame import load, save
+from solver.formats.savegame import load, save
 small = load(sys.argv[2])
 padded = tuple(replace(p, orders=()) for p in small.history)
 games = [replace(small, history=padded * n) for n in (120, 121)]

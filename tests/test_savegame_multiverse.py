@@ -11,10 +11,7 @@ from conftest import ROOT, json_set
 from test_multiverse import REPEATED, play
 
 from solver.errors import SaveFileError
-from solver.multiverse import step
-from solver.notation import parse_given
-from solver.rules import DATC_2025
-from solver.savegame import (
+from solver.formats.savegame import (
     SavedMultiverse,
     any_from_json,
     from_json,
@@ -28,6 +25,9 @@ from solver.savegame import (
     step_multiverse,
     to_json,
 )
+from solver.multiverse.step import step
+from solver.values.notation import parse_given
+from solver.values.rules import DATC_2025
 
 NEXT = (
     "Austria: A c-Tyrolia@1 Retreats to c-Vienna@1",

@@ -14,7 +14,8 @@ import networkx as nx
 
 from topology import Board, standard
 
-from ..orders import (
+from ..judge.resolution import Retreating
+from ..values.orders import (
     Build,
     Convoy,
     Disband,
@@ -26,9 +27,8 @@ from ..orders import (
     SupportHold,
     SupportMove,
 )
-from ..outcomes import Outcome
-from ..position import location_name
-from ..resolution import Retreating
+from ..values.outcomes import Outcome
+from ..values.position import location_name
 from .style import FAIL, POWER_COLOURS, colour
 from .svg import Point, between, el, line_d, num, title, toward
 

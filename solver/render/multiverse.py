@@ -15,13 +15,11 @@ from dataclasses import dataclass, replace
 from topology import Location, standard
 from topology.layout import standard_layout
 
-from ..cases import Case
-from ..errors import DipsatError
-from ..multiverse import MBoard, Multiverse, MultiverseStep, complete, run_steps
-from ..orders import Given, Place, named_places, timeline_name
-from ..outcomes import Outcome
-from ..resolution import Retreating
-from ..rules import RuleBook
+from ..formats.cases import Case
+from ..judge.resolution import Retreating
+from ..multiverse.state import MBoard, Multiverse, MultiverseStep, complete
+from ..values.orders import Given, Place, named_places, timeline_name
+from ..values.outcomes import Outcome
 from .arrows import draw_orders, order_lines
 from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
 from .legend import LEGEND_HEIGHT, draw_legend, markers
@@ -285,28 +283,7 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
     return lines
 
 
-# -- from cases and saved games ---------------------------------------------------------------
-def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
-    """Every step of a multiverse case, played in order."""
-    return run_steps(case.position, [[o.given for o in b.orders] for b in case.blocks], rules)
-
-
-def multiverse_case_element(
-    case: Case,
-    rules: RuleBook,
-    step: int | None = None,
-    prefix: str = "",
-    legend: bool = True,
-    share: bool = True,
-) -> ET.Element:
-    """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
-    steps = case_steps(case, rules)
-    number = len(steps) if step is None else step
-    if not 1 <= number <= len(steps):
-        raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
-    return step_element(case, steps, number, prefix, legend, share)
-
-
+# -- from played steps and saved games --------------------------------------------------------
 def step_element(
     case: Case,
     steps: Sequence[MultiverseStep],
@@ -322,10 +299,6 @@ def step_element(
     new = [b.key for b in done.after.boards if b.key not in before]
     heading = f"{case.id} {case.title} (step {number} of {len(steps)})"
     return grid_element(done.after, drawn, retreating, heading, new, prefix, legend, share)
-
-
-def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:
-    return to_text(multiverse_case_element(case, rules, step))
 
 
 def multiverse_game_svg(game, prefix: str = "") -> str:

@@ -4,8 +4,8 @@ except that it reports every support as given (it never cuts a support)."""
 import json
 import sys
 
-from solver.crosscheck.engines import DipsatEngine
-from solver.crosscheck.protocol import read_request
+from solver.tools.crosscheck.engines import DipsatEngine
+from solver.tools.crosscheck.protocol import read_request
 
 engine = DipsatEngine()
 for line in sys.stdin:

@@ -1,0 +1,150 @@
+"""The winter adjustment phase (DATC 6.I, 6.J): builds, disbands and civil disorder."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from topology import Kind, Location, UnitType, standard
+
+from ..errors import DipsatError
+from ..values.calendar import adjustment, after_adjustment, owned_centres
+from ..values.orders import Build, Disband, Given, Waive
+from ..values.outcomes import Illegal, Outcome
+from ..values.position import PhaseKind, Position, Unit
+from ..values.rules import DATC_2025, CivilDisorder, RuleBook
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentResolution:
+    outcomes: tuple[Outcome, ...]
+    built: tuple[Unit, ...]
+    disbanded: tuple[Unit, ...]  # by order
+    civil_disorder: tuple[Unit, ...]  # removed automatically for the shortfall
+    after: Position
+
+
+def adjudicate_adjustments(
+    position: Position, orders: Sequence[Given], rules: RuleBook = DATC_2025
+) -> AdjustmentResolution:
+    """Builds and disbands in submission order, the first legal ones counting; then civil
+    disorder for any disbands still owed."""
+    if position.phase.kind is not PhaseKind.ADJUSTMENT:
+        raise DipsatError(f"{position.phase} is not an adjustment phase")
+    board = standard()
+    allowance = {power: adjustment(position, power) for power in board.powers}
+    used: dict[str, int] = dict.fromkeys(board.powers, 0)
+    built: list[Unit] = []
+    disbanded: list[Unit] = []
+    outcomes: list[Outcome] = []
+    for given in orders:
+        verdict, unit = _judge(position, given, allowance, used, built, disbanded)
+        if verdict in ("illegal", "fails"):
+            outcomes.append(Outcome(given, verdict, reason=Illegal(unit)))
+            continue
+        outcomes.append(Outcome(given, "succeeds"))
+        if isinstance(given.order, Build):
+            built.append(unit)
+        elif isinstance(given.order, Disband):
+            disbanded.append(unit)
+    automatic: list[Unit] = []
+    for power in board.powers:
+        owed = -allowance[power] - used[power] if allowance[power] < 0 else 0
+        if owed > 0:
+            remaining = [u for u in position.units if u.power == power and u not in disbanded]
+            automatic += civil_disorder(position, power, remaining, rules)[:owed]
+    gone = set(disbanded) | set(automatic)
+    units = tuple(u for u in position.units if u not in gone) + tuple(built)
+    after = after_adjustment(position.phase, units, position.centres)
+    return AdjustmentResolution(
+        tuple(outcomes), tuple(built), tuple(disbanded), tuple(sorted(automatic)), after
+    )
+
+
+def _judge(position, given, allowance, used, built, disbanded) -> tuple[str, object]:
+    """('succeeds', unit) or ('illegal' | 'fails', why); counts a success against the allowance."""
+    board = standard()
+    order = given.order
+    power = given.power
+    if not isinstance(order, Build | Disband | Waive):
+        return "illegal", "not an order for an adjustment phase"
+    if power is None:
+        return "illegal", "the order does not say which power gives it"
+    if isinstance(order, Disband):
+        unit = position.unit_in(order.unit.place.province)
+        if unit is None or unit.power != power:
+            return "illegal", f"{power} has no unit in {order.unit.place}"
+        if unit in disbanded:
+            return "illegal", f"{unit} is already disbanded"
+        if used[power] >= -allowance[power]:
+            return "illegal", f"{power} has no more units to disband"
+        used[power] += 1
+        return "succeeds", unit
+    if used[power] >= allowance[power]:
+        return "illegal", f"{power} has no more builds"
+    if isinstance(order, Waive):
+        used[power] += 1
+        return "succeeds", None
+    place = order.unit.place
+    province = board.province(place.province)
+    if place.province not in board.home_centres(power):
+        return "illegal", f"{province.name} is not a home centre of {power}"
+    if position.owner(place.province) != power:
+        return "illegal", f"{power} does not own {province.name}"
+    if position.unit_in(place.province) is not None or any(
+        u.province == place.province for u in built
+    ):
+        return "illegal", f"{province.name} is occupied"
+    unit_type = order.unit.type
+    if unit_type is None:
+        if province.kind is not Kind.LAND:
+            return "fails", "a build on the coast must say army or fleet"  # 4.C.3
+        unit_type = UnitType.ARMY
+    coast = None
+    if unit_type is UnitType.FLEET:
+        if province.kind is Kind.LAND:
+            return "illegal", f"a fleet cannot be built inland in {province.name}"
+        if province.coasts:
+            if place.coast is None:
+                return "fails", f"a fleet in {province.name} needs a coast"  # 6.B.14
+            if place.coast not in province.coasts:
+                return "illegal", f"{province.name} has no {place.coast} coast"
+            coast = place.coast
+    used[power] += 1
+    return "succeeds", Unit(Location(place.province, coast), unit_type, power)
+
+
+def civil_disorder(
+    position: Position, power: str, units: Sequence[Unit], rules: RuleBook = DATC_2025
+) -> list[Unit]:
+    """The power's units in the order civil disorder removes them: farthest first, fleets
+    before armies, then alphabetically by English province name (DATC 4.D.8)."""
+    board = standard()
+    if rules.civil_disorder is CivilDisorder.OWNED_CENTRES:
+        sources = owned_centres(position, power)
+        distance = board.distances_to(sources) if sources else {}
+        far = {u: distance.get(u.province, float("inf")) for u in units}
+    else:
+        far = {u: _home_distance(power, u) for u in units}
+
+    def key(unit: Unit):
+        return (-far[unit], unit.type is not UnitType.FLEET, board.province(unit.province).name)
+
+    return sorted(units, key=key)
+
+
+def _home_distance(power: str, unit: Unit) -> float:
+    """1971/1982 reading: steps to the nearest home centre; a fleet counts fleet moves only,
+    an army may also count steps across the sea."""
+    board = standard()
+    homes = set(board.home_centres(power))
+    if unit.type is UnitType.ARMY:
+        return board.distances_to(homes).get(unit.province, float("inf"))
+    graph = board.fleet_graph()
+    targets = [n for n in graph if Location.parse(n).province in homes]
+    if not targets:
+        return float("inf")
+    lengths = nx.multi_source_dijkstra_path_length(graph, targets)
+    return lengths.get(str(unit.location), float("inf"))

@@ -1,0 +1,111 @@
+"""The retreat phase (DATC 6.H): only retreats and disbands, no solver needed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from topology import Board, Location, UnitType, standard
+
+from ..errors import DipsatError
+from ..judge.retreat_options import retreat_options
+from ..values.calendar import season_over
+from ..values.orders import Disband, Given, Retreat
+from ..values.outcomes import Bounced, Illegal, Outcome
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
+from ..values.rules import DATC_2025, RuleBook
+
+
+@dataclass(frozen=True, slots=True)
+class RetreatResolution:
+    outcomes: tuple[Outcome, ...]
+    disbanded: tuple[Unit, ...]
+    after: Position
+
+
+def adjudicate_retreats(
+    position: Position, orders: Sequence[Given], rules: RuleBook = DATC_2025
+) -> RetreatResolution:
+    """Move or disband every dislodged unit; two retreats to one province both disband."""
+    if position.phase.kind is not PhaseKind.RETREAT:
+        raise DipsatError(f"{position.phase} is not a retreat phase")
+    board = standard()
+    pending = {d.unit.province: d for d in position.dislodged}
+    chosen: dict[str, tuple[int, Retreat | Disband]] = {}
+    verdicts: list[str | None] = []
+    for index, given in enumerate(orders):
+        order = given.order
+        if not isinstance(order, Retreat | Disband):
+            verdicts.append("not a retreat-phase order: only retreats and disbands")
+            continue
+        entry = pending.get(order.unit.place.province)
+        if entry is None:
+            verdicts.append(
+                f"no dislodged unit in {board.province(order.unit.place.province).name}"
+            )
+        elif given.power is not None and given.power != entry.unit.power:
+            verdicts.append(f"the dislodged unit belongs to {entry.unit.power}")
+        elif entry.unit.province in chosen:
+            verdicts.append(f"{entry.unit} already has an order")
+        elif isinstance(order, Retreat) and _target(board, position, entry, order, rules) is None:
+            verdicts.append(f"{entry.unit} cannot retreat to {order.dest}")
+        else:
+            chosen[entry.unit.province] = (index, order)
+            verdicts.append(None)
+    targets = {
+        p: _target(board, position, pending[p], o, rules)
+        for p, (_, o) in chosen.items()
+        if isinstance(o, Retreat)
+    }
+    crowded = Counter(t.province for t in targets.values())
+    outcomes = []
+    moved: dict[str, Unit] = {}
+    for index, given in enumerate(orders):
+        if verdicts[index] is not None:
+            outcomes.append(Outcome(given, "illegal", reason=Illegal(verdicts[index])))
+            continue
+        province = given.order.unit.place.province
+        if isinstance(given.order, Disband):
+            outcomes.append(Outcome(given, "succeeds"))
+        elif crowded[targets[province].province] > 1:
+            outcomes.append(
+                Outcome(
+                    given,
+                    "fails",
+                    reason=Bounced(
+                        tuple(
+                            str(pending[p].unit)
+                            for p, t in sorted(targets.items())
+                            if p != province and t.province == targets[province].province
+                        )
+                    ),
+                )
+            )
+        else:
+            unit = pending[province].unit
+            moved[province] = Unit(targets[province], unit.type, unit.power)
+            outcomes.append(Outcome(given, "succeeds"))
+    disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
+    after = season_over(position.phase, position.units + tuple(moved.values()), position.centres)
+    return RetreatResolution(tuple(outcomes), disbanded, after)
+
+
+def _target(
+    board: Board,
+    position: Position,
+    entry: DislodgedUnit,
+    order: Retreat | Disband,
+    rules: RuleBook = DATC_2025,
+) -> Location | None:
+    """The place a legal retreat goes to (coast settled), or None if it is not allowed."""
+    if isinstance(order, Disband):
+        return None
+    options = [
+        o
+        for o in retreat_options(position, entry, board, rules)
+        if o.province == order.dest.province
+    ]
+    if order.dest.coast is not None and entry.unit.type is UnitType.FLEET:
+        options = [o for o in options if o.coast == order.dest.coast]
+    return options[0] if len(options) == 1 else None

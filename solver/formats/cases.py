@@ -1,0 +1,498 @@
+"""Reading case files: positions, orders and expected outcomes as DATC-like text.
+
+The format is documented in docs/case-format.md.  In short::
+
+    case 6.A.6: ORDERING A UNIT OF ANOTHER COUNTRY
+    England owns F London
+
+    Germany:
+    F London - North Sea => illegal
+
+Every error names the file, line and column and says what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from topology import AmbiguousNameError, Location, UnknownNameError, standard
+
+from ..errors import CaseFormatError, OrderSyntaxError
+from ..values.notation import parse_given
+from ..values.orders import Given, Hold, Waive, apply_board_defaults, spacetime_code
+from ..values.position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
+
+MAX_CASE_FILE_BYTES = 4_000_000
+VARIANTS = ("standard", "multiverse")
+EDITION_NAMES = ("1971", "1982", "2000", "2023", "2025", "dptg", "webdiplomacy")
+OUTCOME_WORDS = frozenset(
+    {
+        "stands",
+        "dislodged",
+        "destroyed",
+        "succeeds",
+        "fails",
+        "invalid",
+        "illegal",
+        "given",
+        "cut",
+        "available",
+        "disrupted",
+    }
+)
+_PHASE_MARKERS = {
+    "retreats": PhaseKind.RETREAT,
+    "adjustments": PhaseKind.ADJUSTMENT,
+    "movement": PhaseKind.MOVEMENT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CaseOrder:
+    given: Given
+    expected: str | None  # an outcome label such as "fails, dislodged", or None
+    line: int
+    revised: bool = False  # a recorded order of a past board, adjudicated again (multiverse)
+    by_edition: dict[str, str] = field(default_factory=dict)  # '[1971: fails]' overrides
+
+    def expected_under(self, edition: str) -> str | None:
+        return self.by_edition.get(edition, self.expected)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    kind: PhaseKind
+    orders: tuple[CaseOrder, ...]
+    automatic: tuple = ()  # (power, province, {edition: provinces}) removed by civil disorder
+    revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    title: str
+    path: str
+    line: int
+    position: Position
+    blocks: tuple[Block, ...]
+    meta: dict[str, str] = field(default_factory=dict)
+    after: tuple[Unit, ...] | None = None
+    after_boards: tuple[str, ...] | None = None  # multiverse: the boards expected, 'b@1'
+    after_retreating: tuple[Unit, ...] | None = None  # multiverse: units owing a retreat
+
+    @property
+    def multiverse(self) -> bool:
+        return self.meta.get("variant") == "multiverse"
+
+    @property
+    def edition(self) -> str:
+        """The edition its plain expectations are written for."""
+        return self.meta.get("rules", "2025")
+
+    @property
+    def paradox_editions(self) -> tuple[str, ...]:
+        """Editions under which the case is a paradox the rule book gives no answer to."""
+        return tuple(self.meta.get("paradox", "").split())
+
+    def automatic_under(self, block: Block, edition: str) -> tuple[tuple[str, str], ...]:
+        """The civil-disorder removals a block expects under an edition."""
+        return tuple(
+            sorted(
+                (power, p)
+                for power, base, variants in block.automatic
+                for p in variants.get(edition, (base,))
+            )
+        )
+
+    @property
+    def section(self) -> str:
+        match = re.match(r"^(\d+\.[A-Z]+)\.", self.id)
+        return match.group(1) if match else self.id.rsplit(".", 1)[0]
+
+    @property
+    def movement(self) -> Block | None:
+        return next((b for b in self.blocks if b.kind is PhaseKind.MOVEMENT), None)
+
+
+@dataclass
+class _Draft:
+    id: str
+    title: str
+    line: int
+    meta: dict[str, str] = field(default_factory=dict)
+    units: dict[str, tuple[Unit, int]] = field(default_factory=dict)
+    setup: set[str] = field(default_factory=set)  # provinces placed by set-up lines
+    centres: dict[str, str] = field(default_factory=dict)
+    blocks: list[tuple[PhaseKind, list]] = field(default_factory=list)
+    power: str | None = None
+    season: tuple[int, int] | None = None  # multiverse header 'Germany 2:0': (timeline, turn)
+    after: list[Unit] | None = None  # the units expected after the last phase
+    after_boards: tuple[str, ...] | None = None
+    after_retreating: list[Unit] = field(default_factory=list)
+    revising: bool = False
+
+    @property
+    def multiverse(self) -> bool:
+        return self.meta.get("variant") == "multiverse"
+
+
+def _column_after(line: str, marker: str) -> int:
+    """1-based column of the first non-blank character after a marker."""
+    index = line.index(marker) + len(marker)
+    return index + len(line[index:]) - len(line[index:].lstrip()) + 1
+
+
+def normalise_label(text: str) -> str:
+    return ", ".join(w.strip().lower() for w in text.split(","))
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.board = standard()
+
+    def fail(self, line: int, message: str, column: int = 1) -> CaseFormatError:
+        return CaseFormatError(message, self.path, line, column)
+
+    def read(self, text: str) -> list[Case]:
+        cases: list[Case] = []
+        draft: _Draft | None = None
+        seen: dict[str, int] = {}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].rstrip()
+            stripped = line.strip()
+            if not stripped:
+                continue
+            head = re.match(r"(?i)^case\s+(\S+?)\s*(?::\s*(.*))?$", stripped)
+            if head:
+                if draft is not None:
+                    cases.append(self.finish(draft))
+                case_id = head.group(1)
+                if case_id in seen:
+                    raise self.fail(
+                        number, f"case {case_id} already defined on line {seen[case_id]}"
+                    )
+                seen[case_id] = number
+                draft = _Draft(case_id, (head.group(2) or "").strip(), number)
+                continue
+            if draft is None:
+                raise self.fail(number, "expected a 'case ID: TITLE' line before anything else")
+            self.line(draft, number, line, stripped)
+        if draft is not None:
+            cases.append(self.finish(draft))
+        return cases
+
+    def line(self, draft: _Draft, number: int, line: str, stripped: str) -> None:
+        meta = re.match(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$", stripped)
+        if meta and not draft.blocks:
+            draft.meta[meta.group(1)] = meta.group(2).strip()
+            if meta.group(1) in ("rules", "paradox"):
+                unknown = [e for e in meta.group(2).split() if e not in EDITION_NAMES]
+                if unknown or not meta.group(2).split():
+                    raise self.fail(
+                        number,
+                        f"expected editions ({', '.join(EDITION_NAMES)})",
+                        _column_after(line, ":"),
+                    )
+            if meta.group(1) == "variant" and meta.group(2).strip() not in VARIANTS:
+                raise self.fail(
+                    number, f"expected a variant ({', '.join(VARIANTS)})", _column_after(line, ":")
+                )
+            return
+        if stripped.upper() == "AFTER":
+            draft.after = []
+            return
+        owns = re.match(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$", stripped)
+        if draft.after is not None:
+            self.after_line(draft, number, line, stripped, owns)
+            return
+        if draft.multiverse and stripped in ("---", "REVISED"):
+            if stripped == "---":
+                draft.blocks.append((PhaseKind.MOVEMENT, []))
+            draft.revising = stripped == "REVISED"
+            draft.power = draft.season = None
+            return
+        if stripped.lower() in _PHASE_MARKERS:
+            draft.blocks.append((_PHASE_MARKERS[stripped.lower()], []))
+            draft.power = None
+            return
+        if owns and not draft.blocks:
+            owned = self.owned(number, line, owns)
+            if isinstance(owned, Unit):
+                self.place_unit(draft, number, owned, setup=True)
+            else:
+                draft.centres[owned[0]] = owned[1]
+            return
+        header = re.match(
+            r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$", stripped
+        )
+        if header and header.group(2) is None and header.group(4) is None:
+            try:  # a bare power name, as the MDATC writes its headers
+                self.board.lookup_power(header.group(1))
+            except (UnknownNameError, AmbiguousNameError):
+                header = None
+        if header:
+            draft.power = self.power(number, line, header.group(1))
+            draft.season = None
+            if header.group(2) is not None:
+                draft.season = (int(header.group(3)), int(header.group(2)))
+            if not draft.blocks:
+                draft.blocks.append((self.first_kind(draft), []))
+            return
+        if draft.power is None:
+            raise self.fail(number, "expected a power header such as 'England:' before orders")
+        if not draft.blocks:
+            draft.blocks.append((self.first_kind(draft), []))
+        kind, orders = draft.blocks[-1]
+        automatic = re.match(r"(?i)^automatic\s+disband\s+(.*)$", stripped)
+        if automatic:
+            if kind is not PhaseKind.ADJUSTMENT:
+                raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
+            text, variants = self.editions(number, line, automatic.group(1))
+
+            def province(unit_text: str) -> str:
+                try:
+                    return parse_given(unit_text, self.board).order.unit.place.province
+                except (OrderSyntaxError, AttributeError) as err:
+                    raise self.fail(
+                        number,
+                        f"expected a unit after 'Automatic disband': {err}",
+                        _column_after(line, "disband"),
+                    ) from err
+
+            per_edition = {
+                e: tuple(province(u) for u in v.split(";") if u.strip().lower() != "none")
+                for e, v in variants.items()
+            }
+            orders.append((draft.power, province(text), per_edition))
+            return
+        order_text, expected, by_edition = line, None, {}
+        if "=>" in line:
+            order_text, _, expected = line.partition("=>")
+            expected, variants = self.editions(number, line, expected)
+            by_edition = {e: self.label(number, line, v) for e, v in variants.items()}
+            expected = self.label(number, line, expected)
+        try:
+            given = parse_given(order_text, self.board, None if draft.multiverse else kind.value)
+        except OrderSyntaxError as err:
+            raise self.fail(number, err.message, err.column) from err
+        if draft.season is not None:
+            given = Given(given.power, apply_board_defaults(given.order, *draft.season))
+        if given.power is not None and given.power != draft.power:
+            raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
+        given = Given(draft.power, given.order)
+        orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
+        first_step = not draft.multiverse or len(draft.blocks) == 1
+        if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
+            self.imply_unit(draft, number, given)
+
+    def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:
+        """Split '[1971 1982: fails]' groups off an expectation: (the rest, edition -> text)."""
+        variants: dict[str, str] = {}
+        for match in re.finditer(r"\[([^\]:]*):([^\]]*)\]", text):
+            for edition in match.group(1).split():
+                if edition not in EDITION_NAMES:
+                    raise self.fail(
+                        number,
+                        f"expected an edition ({', '.join(EDITION_NAMES)}), found {edition!r}",
+                        line.find(edition) + 1,
+                    )
+                variants[edition] = match.group(2).strip()
+        rest = re.sub(r"\[[^\]]*\]", "", text).strip()
+        if "[" in rest or "]" in rest:
+            raise self.fail(number, "expected '[EDITIONS: OUTCOME]'", line.find("[") + 1)
+        return rest, variants
+
+    def label(self, number: int, line: str, text: str) -> str:
+        label = normalise_label(text)
+        bad = [w for w in label.split(", ") if w not in OUTCOME_WORDS]
+        if bad or not label:
+            raise self.fail(
+                number,
+                f"expected an outcome ({', '.join(sorted(OUTCOME_WORDS))}) after '=>', "
+                f"found {label!r}",
+                _column_after(line, "=>"),
+            )
+        return label
+
+    def after_line(self, draft: _Draft, number: int, line: str, stripped: str, owns) -> None:
+        """A line of the AFTER section: units (with 'retreating' and coordinates in a
+        multiverse) and, in a multiverse, 'boards: a@0 a@1 b@1'."""
+        boards = re.match(r"^boards\s*:\s*(.*)$", stripped)
+        if boards and draft.multiverse:
+            names = tuple(sorted(boards.group(1).split()))
+            bad = [n for n in names if not re.fullmatch(r"[a-z]{1,2}@\d+", n)]
+            if bad:
+                raise self.fail(
+                    number,
+                    f"expected boards such as 'a@0 b@1', found {bad[0]!r}",
+                    _column_after(line, ":"),
+                )
+            draft.after_boards = names
+            return
+        if not owns:
+            raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
+        unit = self.owned(number, line, owns, coordinates=draft.multiverse)
+        if not isinstance(unit, Unit):
+            raise self.fail(number, "expected a unit, not a centre, after AFTER")
+        if owns.group(2) and not draft.multiverse:
+            raise self.fail(number, "'retreating' units are listed only in a multiverse case")
+        (draft.after_retreating if owns.group(2) else draft.after).append(unit)
+
+    def first_kind(self, draft: _Draft) -> PhaseKind:
+        return self.phase(draft).kind
+
+    def phase(self, draft: _Draft) -> Phase:
+        text = draft.meta.get("phase")
+        if text is None:
+            return SPRING_1901
+        try:
+            return Phase.parse(text)
+        except ValueError as err:
+            raise self.fail(draft.line, str(err)) from err
+
+    def power(self, number: int, line: str, text: str) -> str:
+        try:
+            return self.board.lookup_power(text)
+        except (UnknownNameError, AmbiguousNameError) as err:
+            powers = ", ".join(self.board.powers)
+            raise self.fail(
+                number, f"expected a power ({powers}), found {text!r}", line.index(text) + 1
+            ) from err
+
+    def owned(
+        self, number: int, line: str, owns: re.Match, coordinates: bool = False
+    ) -> Unit | tuple[str, str]:
+        """'France owns SC Paris' (a centre and its owner) or 'France owns F Spain(sc)';
+        with coordinates, a unit on a multiverse board: 'Germany owns A b-Munich@1'."""
+        power = self.power(number, line, owns.group(1))
+        what = owns.group(3).strip()
+        column = line.index(what) + 1
+        expected = "expected 'POWER owns SC PROVINCE' or 'POWER owns A|F PLACE'"
+        centre = re.match(r"(?i)^SC\s+(.*)$", what)
+        try:
+            if centre:
+                province = self.board.lookup(centre.group(1).strip())
+                if not self.board.province(province).is_centre:
+                    raise self.fail(
+                        number, f"{expected}: {centre.group(1)!r} is no supply centre", column
+                    )
+                return province, power
+            order = parse_given(what, self.board).order
+        except (OrderSyntaxError, UnknownNameError, AmbiguousNameError) as err:
+            raise self.fail(number, f"{expected}: {err}", column) from err
+        if not isinstance(order, Hold) or order.unit.type is None:
+            raise self.fail(number, expected, column)
+        unit_type = order.unit.type
+        place = order.unit.place
+        location = self.settle(number, place, unit_type)
+        if coordinates:
+            if place.timeline is None or place.turn is None:
+                raise self.fail(
+                    number, "expected a unit with its board, such as A b-Munich@1", column
+                )
+            code = spacetime_code(location.province, place.timeline, place.turn)
+            location = Location(code, location.coast)
+        elif place.timeline not in (None, 0) or place.turn not in (None, 0):
+            raise self.fail(number, "units are set up on the first board, a@0", column)
+        return Unit(location, unit_type, power)
+
+    def settle(self, number: int, place, unit_type) -> Location:
+        province = self.board.province(place.province)
+        coast = place.coast
+        if unit_type.value == "A" or not province.coasts:
+            coast = None
+        elif coast not in province.coasts:
+            raise self.fail(
+                number,
+                f"expected a coast of {province.name} ({', '.join(province.coasts)}) for the fleet",
+            )
+        return Location(place.province, coast)
+
+    def imply_unit(self, draft: _Draft, number: int, given: Given) -> None:
+        """An ordered unit stands where its order says, unless a set-up line placed it."""
+        ref = given.order.unit
+        if ref.place.province in draft.setup or ref.place.province in draft.units:
+            return
+        if ref.place.timeline not in (None, 0) or ref.place.turn not in (None, 0):
+            raise self.fail(number, "the first step places its units on the first board, a@0")
+        if ref.type is None:
+            raise self.fail(
+                number, "expected a unit type (A or F): the case places the unit from its order"
+            )
+        self.place_unit(
+            draft, number, Unit(self.settle(number, ref.place, ref.type), ref.type, given.power)
+        )
+
+    def place_unit(self, draft: _Draft, number: int, unit: Unit, setup: bool = False) -> None:
+        if unit.province in draft.units:
+            other, line = draft.units[unit.province]
+            raise self.fail(number, f"{unit} would stand where {other} stands (line {line})")
+        draft.units[unit.province] = (unit, number)
+        if setup:
+            draft.setup.add(unit.province)
+
+    def finish(self, draft: _Draft) -> Case:
+        phase = self.phase(draft)
+        if phase.season is Season.WINTER and phase.kind is not PhaseKind.ADJUSTMENT:
+            raise self.fail(draft.line, "a winter phase is an adjustment phase")
+        centres = draft.centres
+        if draft.multiverse and not centres:  # a multiverse starts as a game does
+            centres = {c: p for p in self.board.powers for c in self.board.home_centres(p)}
+        position = Position(
+            phase, tuple(u for u, _ in draft.units.values()), tuple(centres.items())
+        )
+        blocks = tuple(
+            Block(
+                kind,
+                tuple(o for o in orders if isinstance(o, CaseOrder) and not o.revised),
+                tuple(o for o in orders if isinstance(o, tuple)),
+                tuple(o for o in orders if isinstance(o, CaseOrder) and o.revised),
+            )
+            for kind, orders in draft.blocks
+        )
+        after = tuple(sorted(draft.after)) if draft.after is not None else None
+        retreating = tuple(sorted(draft.after_retreating)) if draft.after is not None else None
+        return Case(
+            draft.id,
+            draft.title,
+            self.path,
+            draft.line,
+            position,
+            blocks,
+            dict(draft.meta),
+            after,
+            draft.after_boards,
+            retreating if draft.multiverse else None,
+        )
+
+
+def read_cases(path: str | Path) -> list[Case]:
+    """All cases of one file."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_CASE_FILE_BYTES:
+            raise CaseFormatError(
+                f"case file is {size} bytes; at most {MAX_CASE_FILE_BYTES} are read", str(path), 0
+            )
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise CaseFormatError(f"expected UTF-8 text: {err.reason}", str(path), 0) from err
+    except OSError as err:
+        raise CaseFormatError(f"cannot read: {err.strerror}", str(path), 0) from err
+    return _Reader(str(path)).read(text)
+
+
+def case_files(paths: list[str | Path]) -> Iterator[Path]:
+    """The case files under the given paths (`*.cases`), sorted."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            yield from sorted(path.rglob("*.cases"))
+        elif path.exists():
+            yield path
+        else:
+            raise CaseFormatError("no such file or directory", str(path), 0)

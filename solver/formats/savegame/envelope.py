@@ -1,0 +1,290 @@
+"""The envelope every saved game shares: format and version, the size limit, JSON text in
+and out (positions and orders as both kinds of game write them), the atomic save, and the
+base reader that checks every field and reports a fault with the file and the place."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import re
+import stat
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from topology import standard
+
+from ...errors import CaseFormatError, DipsatError, SaveFileError
+from ...values.orders import Given
+from ...values.position import Phase, Position
+from ...values.rules import (
+    RULE_BOOKS,
+    RuleBook,
+    from_policy_table,
+    is_edition,
+    policy_table,
+    rule_book,
+)
+from ..mila import position_json, read_position
+
+FORMAT = "dipsat-game"
+VERSION = 1
+MAX_SAVE_FILE_BYTES = 64_000_000
+_UNIT = re.compile(r"^([AF]) ([A-Z]{3})(?:/([NSEW]C))?$")
+_PROVINCE = re.compile(r"^[A-Z]{3}$")
+
+
+# -- writing -------------------------------------------------------------------------------------
+def _position_json(position: Position) -> dict[str, Any]:
+    data = position_json(position)
+    return {
+        "phase": data["phase"],
+        "units": data["units"],
+        "centers": data["centers"],
+        "dislodged": data["dislodged"],
+        "standoffs": sorted(p.upper() for p in position.standoffs),
+    }
+
+
+def _orders_json(orders: Sequence[Given]) -> list[str]:
+    return [str(given) for given in orders]
+
+
+def _dump(data: dict[str, Any]) -> str:
+    # ASCII only: a lone surrogate read from a hand-edited file is written back escaped
+    return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=True) + "\n"
+
+
+def _save_text(text: str, path: str | os.PathLike[str]) -> None:
+    """Write `text` to `path` atomically, as `save` describes."""
+    target = Path(path)
+    data = text.encode("utf-8")
+    temporary = ""
+    try:
+        with tempfile.NamedTemporaryFile(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
+        ) as tmp:
+            temporary = tmp.name
+            os.chmod(temporary, _mode(target))  # the temporary file is private (0600)
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        if temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise
+    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable
+        folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    _sweep(target)
+
+
+STALE_SECONDS = 3600
+
+
+def _sweep(target: Path) -> None:
+    """Remove temporary files of this game left by a save that was killed (an hour old: no
+    save still running writes that long)."""
+    now = time.time()
+    for stray in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - stray.stat().st_mtime > STALE_SECONDS:
+                stray.unlink()
+
+
+def _mode(target: Path) -> int:
+    """The permissions a saved game gets: those it had, or a new file's under the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def book_of(rules: str | RuleBook) -> RuleBook:
+    """A rule book given as a value, an edition's name or a TOML file."""
+    return rules if isinstance(rules, RuleBook) else rule_book(rules)
+
+
+def rules_json(book: RuleBook) -> str | dict[str, Any]:
+    """A named rule book by its name; any other by its name and every policy, so that the
+    game reads back without the file it came from."""
+    return book.name if is_edition(book) else {"name": book.name, "policies": policy_table(book)}
+
+
+# -- reading -------------------------------------------------------------------------------------
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.board = standard()
+
+    def fail(self, where: str, message: str) -> SaveFileError:
+        return SaveFileError(message, self.path, where=where)
+
+    def only(self, data: dict, allowed: tuple[str, ...], where: str) -> None:
+        for key in data:
+            if key not in allowed:
+                here = f"{where}.{key}" if where else key
+                raise self.fail(here, f"unknown field; expected {', '.join(allowed)}")
+
+    def field(self, data: dict, key: str, kind: type, where: str) -> Any:
+        here = f"{where}.{key}" if where else key
+        if key not in data:
+            raise self.fail(here, "missing")
+        value = data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            name = {dict: "an object", list: "a list", str: "a string", int: "an integer"}[kind]
+            raise self.fail(here, f"expected {name}, found {json.dumps(value)[:60]}")
+        return value
+
+    def power(self, name: Any, where: str) -> None:
+        try:
+            self.board.lookup_power(name)
+            if name != name.upper():
+                raise ValueError(name)
+        except (ValueError, AttributeError, TypeError) as err:
+            raise self.fail(where, f"expected a power such as 'ENGLAND', found {name!r}") from err
+
+    def province(self, text: Any, where: str) -> None:
+        if not isinstance(text, str) or not _PROVINCE.match(text):
+            raise self.fail(where, f"expected a province such as 'PAR', found {text!r}")
+        if text.lower() not in self.board.provinces:
+            raise self.fail(where, f"unknown province {text!r}")
+
+    def unit(self, text: Any, where: str) -> None:
+        match = _UNIT.match(text) if isinstance(text, str) else None
+        if not match:
+            raise self.fail(where, f"expected a unit such as 'A PAR' or 'F STP/SC', found {text!r}")
+        _, code, coast = match.groups()
+        self.province(code, where)
+        if coast and coast[0].lower() + "c" not in self.board.province(code.lower()).coasts:
+            raise self.fail(where, f"{code} has no coast {coast}")
+
+    def by_power(self, data: dict, key: str, where: str) -> dict:
+        value = self.field(data, key, dict, where)
+        for power in value:
+            self.power(power, f"{where}.{key}.{power}")
+        return value
+
+    def position(self, data: Any, where: str, foreign: bool = False) -> Position:
+        """`foreign`: a dislodged unit may have been attacked from another board of a
+        multiverse, written "from": ""."""
+        if not isinstance(data, dict):
+            raise self.fail(where, "expected an object")
+        self.only(data, ("phase", "units", "centers", "dislodged", "standoffs"), where)
+        phase = self.field(data, "phase", str, where)
+        try:
+            Phase.parse(phase)
+        except DipsatError as err:
+            raise self.fail(f"{where}.phase", str(err)) from err
+        for key in ("units", "centers"):
+            for power, items in self.by_power(data, key, where).items():
+                here = f"{where}.{key}.{power}"
+                if not isinstance(items, list):
+                    raise self.fail(here, "expected a list")
+                for i, item in enumerate(items):
+                    if key == "units":
+                        self.unit(item, f"{here}[{i}]")
+                    else:
+                        self.province(item, f"{here}[{i}]")
+                        if item.lower() not in self.board.centres:
+                            raise self.fail(f"{here}[{i}]", f"{item} is no supply centre")
+        for power, units in self.by_power(data, "dislodged", where).items():
+            here = f"{where}.dislodged.{power}"
+            if not isinstance(units, dict):
+                raise self.fail(here, "expected an object")
+            for text, info in units.items():
+                self.unit(text, f"{here}.{text}")
+                if not isinstance(info, dict):
+                    raise self.fail(f"{here}.{text}", "expected an object")
+                self.only(info, ("from", "by_convoy"), f"{here}.{text}")
+                source = self.field(info, "from", str, f"{here}.{text}")
+                if not (foreign and source == ""):
+                    self.province(source, f"{here}.{text}")
+                if not isinstance(info.get("by_convoy"), bool):
+                    raise self.fail(f"{here}.{text}.by_convoy", "expected true or false")
+        standoffs = self.field(data, "standoffs", list, where)
+        for i, code in enumerate(standoffs):
+            self.province(code, f"{where}.standoffs[{i}]")
+        try:
+            position = read_position(data, self.board)
+        except (DipsatError, KeyError, TypeError, AttributeError) as err:
+            raise self.fail(where, str(err)) from err
+        return Position(
+            position.phase,
+            position.units,
+            position.centres,
+            position.dislodged,
+            frozenset(c.lower() for c in standoffs),
+        )
+
+    def rules(self, data: dict) -> RuleBook:
+        """A named rule book, or a custom one kept as its name and every policy."""
+        if isinstance(data.get("rules"), dict):
+            custom = data["rules"]
+            self.only(custom, ("name", "policies"), "rules")
+            name = self.field(custom, "name", str, "rules")
+            table = self.field(custom, "policies", dict, "rules")
+            try:
+                return from_policy_table(name, table, self.path)
+            except CaseFormatError as error:
+                raise self.fail("rules.policies", error.message) from error
+        rules = self.field(data, "rules", str, "")
+        if rules not in RULE_BOOKS:
+            raise self.fail("rules", f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
+        return RULE_BOOKS[rules]
+
+    def envelope(self, data: Any) -> None:
+        """The format and version every saved document starts with."""
+        if not isinstance(data, dict):
+            raise self.fail("(top)", "expected a JSON object")
+        if data.get("format") != FORMAT:
+            raise self.fail("format", f"expected {FORMAT!r}, found {data.get('format')!r}")
+        version = self.field(data, "version", int, "")
+        if version > VERSION:
+            raise self.fail(
+                "version",
+                f"written by a newer dipsat (format version {version}); "
+                f"this one reads version {VERSION}",
+            )
+        if version < 1:
+            raise self.fail("version", f"expected {VERSION}, found {version}")
+
+
+def _parse(text: str, path: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SaveFileError(f"not valid JSON: {err.msg}", path, err.lineno, err.colno) from err
+    except RecursionError as err:
+        raise SaveFileError("JSON nested too deeply", path, 1, 1) from err
+    except ValueError as err:  # e.g. an integer beyond Python's digit limit
+        raise SaveFileError(f"not valid JSON: {err}", path, 1, 1) from err
+
+
+def _read_text(path: str | os.PathLike[str]) -> str:
+    name = str(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SAVE_FILE_BYTES + 1)
+    except OSError as err:
+        raise SaveFileError(f"cannot read: {err.strerror or err}", name) from err
+    if len(raw) > MAX_SAVE_FILE_BYTES:
+        raise SaveFileError(f"larger than {MAX_SAVE_FILE_BYTES} bytes", name, 1, 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        raise SaveFileError("not UTF-8 text", name, line, column) from err
+    return text

@@ -1,0 +1,397 @@
+"""Saved multiverse games: a `SavedMultiverse` is the envelope of a standard game with
+"variant": "multiverse"; a document without "variant" is a standard game, so standard files
+are unchanged and the version stays 1 (a reader older than the variant refuses such a file:
+"variant" is an unknown field to it).
+
+    {"format": "dipsat-game", "version": 1, "variant": "multiverse", "rules": "2025",
+     "boards": [{"timeline": 0, "turn": 0, "position": {...}, "created": null,
+                 "record": {"orders": [...], "decisions": [["move", "mun@0:0", false]],
+                            "outcomes": [{"order": ..., "result": "fails", "dislodged":
+                                          false, "destroyed": false, "reason": {"kind":
+                                          "bounced", "by": ["A a-Tyrolia@0"]}}]}}, ...],
+     "origins": [[0, null], [1, [0, 0]]], "orders": ["Germany: A a-Munich@1 Holds"]}
+
+Everything a `Multiverse` holds is kept, so loading rebuilds an equal value: every board
+(sorted by timeline and turn) with its position, the position it was created with (a fork)
+or null, and its record or null; a record's orders as text with full coordinates, its
+decisions as sorted [kind, spacetime code, value] triples, and its outcomes field by field
+with the typed reason as a tagged object; the origins as [timeline, [timeline, turn] or
+null]; and the orders submitted for the next step.  A board position is written as a
+standard one, except that a unit dislodged from another board has "from": "".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from topology import standard
+
+from ...errors import DipsatError
+from ...values.notation import parse_given
+from ...values.orders import Build, Given, Waive
+from ...values.position import PhaseKind
+from ...values.rules import RuleBook
+from .envelope import (
+    FORMAT,
+    VERSION,
+    _orders_json,
+    _parse,
+    _position_json,
+    _read_text,
+    _Reader,
+    book_of,
+    rules_json,
+)
+from .standard import STANDARD_START
+
+if TYPE_CHECKING:  # solver.multiverse.step pulls in the solver; it is imported when needed
+    from ...multiverse.state import MBoard, Multiverse, Record
+
+
+@dataclass(frozen=True, slots=True)
+class SavedMultiverse:
+    """A multiverse game: its rule book, the multiverse (every board with its record, and
+    the origins of the timelines) and the orders submitted for the next step so far."""
+
+    rules: RuleBook
+    multiverse: Multiverse
+    orders: tuple[Given, ...] = ()
+
+
+VARIANT_MULTIVERSE = "multiverse"
+_DECISION_KINDS = ("convoy", "dislodged", "move", "path", "sea", "support")
+_CODE = re.compile(r"^([a-z]{3})@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")
+
+
+def _reasons() -> dict[str, type]:
+    from ...values.outcomes import (
+        Bounced,
+        CutBy,
+        DislodgedBy,
+        Illegal,
+        Invalid,
+        NoPath,
+        ParadoxRule,
+    )
+
+    return {
+        "illegal": Illegal,
+        "invalid": Invalid,
+        "bounced": Bounced,
+        "no path": NoPath,
+        "cut": CutBy,
+        "dislodged": DislodgedBy,
+        "paradox": ParadoxRule,
+    }
+
+
+def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
+    """A multiverse game: one timeline, whose only board is the standard opening (the rule
+    book as for `new_game`)."""
+    from ...multiverse.state import Multiverse
+
+    return SavedMultiverse(book_of(rules), Multiverse.start(STANDARD_START))
+
+
+def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:
+    """Adjudicate one step with the orders submitted and clear them."""
+    from ...multiverse.step import step
+
+    after = step(game.multiverse, game.orders, game.rules).after
+    return SavedMultiverse(game.rules, after, ())
+
+
+def submit_multiverse(
+    game: SavedMultiverse, texts: Sequence[str]
+) -> tuple[SavedMultiverse, list[tuple[str, str]]]:
+    """Add orders given as 'Power: order' text for the next step, their coordinates filled
+    in (`solver.multiverse.step.complete`).  Each order with a problem (unreadable, no power, a
+    waive, not on a head board, no such unit, unit already ordered) is left out and
+    reported as (text, problem); the others are added.  The step judges the rest."""
+    from ...multiverse.state import complete
+
+    mv, board = game.multiverse, standard()
+    heads = mv.heads()
+    on_head = {(b.timeline, b.turn): b for b in heads.values()}
+    ordered = {_spot(g.order.unit.place) for g in game.orders if not isinstance(g.order, Waive)}
+    added: list[Given] = []
+    problems: list[tuple[str, str]] = []
+    for text in texts:
+        try:
+            given = complete(mv, parse_given(text, board), heads)
+            place = given.order.unit.place if not isinstance(given.order, Waive) else None
+            head = on_head.get((place.timeline, place.turn)) if place else None
+            if head is not None and head.position.phase.kind is PhaseKind.RETREAT:
+                given = complete(mv, parse_given(text, board, "retreat"), heads)
+        except DipsatError as err:
+            problems.append((text, f"cannot read: {err}"))
+            continue
+        if given.power is None:
+            problems.append((text, "expected 'Power: order', e.g. 'Germany: A a-Munich - Tyrolia'"))
+            continue
+        if place is None:
+            problems.append((text, "a waive names no board; leave the build out instead"))
+            continue
+        if head is None:
+            problems.append((text, f"{place} is not on a head board"))
+            continue
+        if not isinstance(given.order, Build):
+            units = [head.position.unit_in(place.province)]
+            units += [d.unit for d in head.position.dislodged if d.unit.province == place.province]
+            if not any(u is not None and u.power == given.power for u in units):
+                problems.append((text, f"no {given.power} unit in {place}"))
+                continue
+        if _spot(place) in ordered:
+            problems.append((text, f"{place} already has an order this step"))
+            continue
+        ordered.add(_spot(place))
+        added.append(given)
+    return replace(game, orders=(*game.orders, *added)), problems
+
+
+def _spot(place: Any) -> tuple[str, int | None, int | None]:
+    return (place.province, place.timeline, place.turn)
+
+
+def _reason_json(reason: Any) -> dict[str, Any] | None:
+    if reason is None:
+        return None
+    kind = next(k for k, cls in _reasons().items() if type(reason) is cls)
+    data: dict[str, Any] = {"kind": kind}
+    for name in reason.__slots__:
+        value = getattr(reason, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def _record_json(record: Record | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {
+        "orders": _orders_json(record.orders),
+        "decisions": sorted(
+            [kind, code, value] for (kind, code), value in record.decisions.items()
+        ),
+        "outcomes": [
+            {
+                "order": str(o.given),
+                "result": o.result,
+                "dislodged": o.dislodged,
+                "destroyed": o.destroyed,
+                "reason": _reason_json(o.reason),
+            }
+            for o in record.outcomes
+        ],
+    }
+
+
+def _board_json(board: MBoard) -> dict[str, Any]:
+    return {
+        "timeline": board.timeline,
+        "turn": board.turn,
+        "position": _position_json(board.position),
+        "created": None if board.created is None else _position_json(board.created),
+        "record": _record_json(board.record),
+    }
+
+
+def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
+    mv = game.multiverse
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": VARIANT_MULTIVERSE,
+        "rules": rules_json(game.rules),
+        "boards": [_board_json(b) for b in mv.boards],
+        "origins": [[t, None if src is None else list(src)] for t, src in mv.origins],
+        "orders": _orders_json(game.orders),
+    }
+
+
+class _MultiverseReader(_Reader):
+    def count(self, data: dict, key: str, where: str) -> int:
+        value = self.field(data, key, int, where)
+        if value < 0:
+            raise self.fail(f"{where}.{key}", f"expected 0 or more, found {value}")
+        return value
+
+    def texts(self, items: list, where: str, phase: str | None) -> tuple[Given, ...]:
+        found = []
+        for i, text in enumerate(items):
+            if not isinstance(text, str):
+                raise self.fail(f"{where}[{i}]", "expected an order as a string")
+            try:
+                found.append(parse_given(text, self.board, phase))
+            except DipsatError as err:
+                raise self.fail(f"{where}[{i}]", f"cannot read {text!r}: {err}") from err
+        return tuple(found)
+
+    def reason(self, data: Any, where: str) -> Any:
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise self.fail(where, "expected an object or null")
+        reasons = _reasons()
+        kind = self.field(data, "kind", str, where)
+        if kind not in reasons:
+            raise self.fail(
+                f"{where}.kind", f"expected one of {', '.join(reasons)}, found {kind!r}"
+            )
+        cls = reasons[kind]
+        self.only(data, ("kind", *cls.__slots__), where)
+        values = {}
+        for name in cls.__slots__:
+            value = data.get(name)
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                value = tuple(value)
+            elif not isinstance(value, str):
+                raise self.fail(f"{where}.{name}", "expected a string or a list of strings")
+            values[name] = value
+        try:
+            return cls(**values)
+        except TypeError as err:
+            raise self.fail(where, str(err)) from err
+
+    def record(self, data: Any, where: str, key: tuple[int, int]) -> Record | None:
+        from ...multiverse.state import Record
+        from ...values.outcomes import Outcome
+
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise self.fail(where, "expected an object or null")
+        self.only(data, ("orders", "decisions", "outcomes"), where)
+        orders = self.texts(self.field(data, "orders", list, where), f"{where}.orders", "movement")
+        decisions: dict[tuple[str, str], bool] = {}
+        for i, item in enumerate(self.field(data, "decisions", list, where)):
+            here = f"{where}.decisions[{i}]"
+            if not (
+                isinstance(item, list)
+                and len(item) == 3
+                and isinstance(item[0], str)
+                and isinstance(item[1], str)
+                and isinstance(item[2], bool)
+            ):
+                raise self.fail(here, "expected [kind, province code, true or false]")
+            kind, code, value = item
+            if kind not in _DECISION_KINDS:
+                raise self.fail(f"{here}[0]", f"expected one of {', '.join(_DECISION_KINDS)}")
+            match = _CODE.match(code)
+            if not match or match.group(1) not in self.board.provinces:
+                raise self.fail(f"{here}[1]", f"expected a code such as 'mun@0:1', found {code!r}")
+            if (int(match.group(2)), int(match.group(3))) != key:
+                raise self.fail(f"{here}[1]", f"{code} is not on this board")
+            if (kind, code) in decisions:
+                raise self.fail(here, f"a second {kind} decision for {code}")
+            decisions[(kind, code)] = value
+        outcomes = []
+        for i, item in enumerate(self.field(data, "outcomes", list, where)):
+            here = f"{where}.outcomes[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(here, "expected an object")
+            self.only(item, ("order", "result", "dislodged", "destroyed", "reason"), here)
+            (given,) = self.texts([self.field(item, "order", str, here)], f"{here}.order", None)
+            result = self.field(item, "result", str, here)
+            if not result:
+                raise self.fail(f"{here}.result", "expected a result such as 'succeeds'")
+            flags = []
+            for name in ("dislodged", "destroyed"):
+                if not isinstance(item.get(name), bool):
+                    raise self.fail(f"{here}.{name}", "expected true or false")
+                flags.append(item[name])
+            if "reason" not in item:
+                raise self.fail(f"{here}.reason", "missing")
+            reason = self.reason(item["reason"], f"{here}.reason")
+            outcomes.append(Outcome(given, result, flags[0], flags[1], reason))
+        return Record(orders, decisions, tuple(outcomes))
+
+    def multiverse(self, data: Any) -> SavedMultiverse:
+        from ...multiverse.state import MBoard, Multiverse, board_turn
+        from ...values.orders import timeline_name
+
+        self.envelope(data)
+        if data.get("variant") != VARIANT_MULTIVERSE:
+            raise self.fail(
+                "variant", f"expected {VARIANT_MULTIVERSE!r}, found {data.get('variant')!r}"
+            )
+        self.only(
+            data, ("format", "version", "variant", "rules", "boards", "origins", "orders"), ""
+        )
+        rules = self.rules(data)
+        boards: dict[tuple[int, int], MBoard] = {}
+        seen: dict[tuple[int, int], int] = {}
+        items = self.field(data, "boards", list, "")
+        if not items:
+            raise self.fail("boards", "expected at least one board")
+        for i, item in enumerate(items):
+            here = f"boards[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(here, "expected an object")
+            self.only(item, ("timeline", "turn", "position", "created", "record"), here)
+            key = (self.count(item, "timeline", here), self.count(item, "turn", here))
+            name = f"{timeline_name(key[0])}@{key[1]}"
+            if key in seen:
+                raise self.fail(here, f"a second board {name}; the first is boards[{seen[key]}]")
+            seen[key] = i
+            position = self.position(item.get("position"), f"{here}.position", foreign=True)
+            if "created" not in item:
+                raise self.fail(f"{here}.created", "missing")
+            created = item["created"]
+            if created is not None:
+                created = self.position(created, f"{here}.created", foreign=True)
+            for field_name, pos in (("position", position), ("created", created)):
+                if pos is not None and board_turn(pos.phase) != key[1]:
+                    raise self.fail(
+                        f"{here}.{field_name}.phase",
+                        f"{pos.phase.code} is no phase of board {name} (turn {key[1]})",
+                    )
+            if "record" not in item:
+                raise self.fail(f"{here}.record", "missing")
+            record = self.record(item["record"], f"{here}.record", key)
+            boards[key] = MBoard(key[0], key[1], position, record, created)
+        origins: dict[int, tuple[int, int] | None] = {}
+        for i, item in enumerate(self.field(data, "origins", list, "")):
+            here = f"origins[{i}]"
+            if not (isinstance(item, list) and len(item) == 2):
+                raise self.fail(here, "expected [timeline, [timeline, turn] or null]")
+            timeline, source = item
+            if not isinstance(timeline, int) or isinstance(timeline, bool) or timeline < 0:
+                raise self.fail(
+                    f"{here}[0]", f"expected a timeline of 0 or more, found {timeline!r}"
+                )
+            if timeline in origins:
+                raise self.fail(f"{here}[0]", f"a second origin for timeline {timeline}")
+            if source is not None:
+                if not (
+                    isinstance(source, list)
+                    and len(source) == 2
+                    and all(isinstance(n, int) and not isinstance(n, bool) for n in source)
+                ):
+                    raise self.fail(f"{here}[1]", "expected [timeline, turn] or null")
+                source = (source[0], source[1])
+                if source not in boards:
+                    where = (
+                        f"{timeline_name(source[0])}@{source[1]}" if min(source) >= 0 else source
+                    )
+                    raise self.fail(f"{here}[1]", f"no board {where} to branch from")
+            origins[timeline] = source
+        for key, i in seen.items():
+            if key[0] not in origins:
+                raise self.fail(f"boards[{i}].timeline", f"timeline {key[0]} has no origin")
+        orders = self.texts(self.field(data, "orders", list, ""), "orders", None)
+        mv = Multiverse(tuple(boards[k] for k in sorted(boards)), tuple(sorted(origins.items())))
+        return SavedMultiverse(rules, mv, orders)
+
+
+def multiverse_from_json(text: str, path: str = "-") -> SavedMultiverse:
+    """Read a saved multiverse game; any fault raises SaveFileError naming `path` and the place."""
+    return _MultiverseReader(path).multiverse(_parse(text, path))
+
+
+def load_multiverse(path: str | os.PathLike[str]) -> SavedMultiverse:
+    """Read a saved multiverse game from a file."""
+    return multiverse_from_json(_read_text(path), str(path))

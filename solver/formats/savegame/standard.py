@@ -1,0 +1,252 @@
+"""Saved standard games (`SavedGame`): a JSON document, read with every field checked.
+
+    {"format": "dipsat-game", "version": 1, "rules": "2025", "position": {...},
+     "orders": ["England: F London - North Sea", ...], "history": [...]}
+
+Positions are written as the cross-check protocol writes them (MILA units such as
+'F STP/SC', upper-case powers), plus the provinces left empty by a standoff.  Orders are
+their canonical text, `str(Given)`, which `parse_given` reads back.  The format and the
+guarantees are described in docs/reliability.md; the JSON Schema is
+docs/savegame.schema.json.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from topology import Location, UnitType, standard
+
+from ...errors import DipsatError
+from ...values.notation import parse_given
+from ...values.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Given,
+    Hold,
+    Move,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from ...values.position import SPRING_1901, Phase, PhaseKind, Position, Unit
+from ...values.rules import RuleBook
+from .envelope import (
+    FORMAT,
+    VERSION,
+    _orders_json,
+    _parse,
+    _position_json,
+    _read_text,
+    _Reader,
+    book_of,
+    rules_json,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The outcome of one order as the adjudicator reported it, kept as text."""
+
+    order: str  # the order, as `str(Given)`
+    result: str  # e.g. 'succeeds', 'fails, dislodged'
+    reason: str | None = None  # e.g. 'bounced by A Munich'
+
+
+@dataclass(frozen=True, slots=True)
+class PastPhase:
+    """An adjudicated phase: the position before it, the orders given, their outcomes."""
+
+    position: Position
+    orders: tuple[Given, ...]
+    outcomes: tuple[Recorded, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A standard game: its rule book, the current position, the orders submitted for the
+    current phase so far and the phases played."""
+
+    rules: RuleBook
+    position: Position
+    orders: tuple[Given, ...] = ()
+    history: tuple[PastPhase, ...] = ()
+
+
+def _start() -> Position:
+    board = standard()
+    fleets = {"tri", "lon", "edi", "bre", "kie", "nap", "sev", "ank"}
+    units = [
+        Unit(Location(code), UnitType.FLEET if code in fleets else UnitType.ARMY, power)
+        for power in board.powers
+        for code in board.home_centres(power)
+        if code != "stp"
+    ]
+    units.append(Unit(Location("stp", "sc"), UnitType.FLEET, "Russia"))
+    centres = [(code, power) for power in board.powers for code in board.home_centres(power)]
+    return Position(SPRING_1901, tuple(units), tuple(centres))
+
+
+STANDARD_START = _start()
+
+
+def new_game(rules: str | RuleBook = "2025") -> SavedGame:
+    """A game at the standard opening position, Spring 1901, under a rule book: a value, an
+    edition's name or a TOML file (kept in the save by value, see `rules_json`)."""
+    return SavedGame(book_of(rules), STANDARD_START)
+
+
+def adjudicate_game(game: SavedGame) -> SavedGame:
+    """Adjudicate the current phase with the orders submitted and move to the next one."""
+    from ...cycle.game import advance
+
+    step = advance(game.position, game.orders, game.rules)
+    outcomes = tuple(
+        Recorded(str(o.given), o.label, str(o.reason) if o.reason is not None else None)
+        for o in step.outcomes
+    )
+    past = PastPhase(game.position, game.orders, outcomes)
+    return SavedGame(game.rules, step.after, (), (*game.history, past))
+
+
+_ALLOWED = {
+    PhaseKind.MOVEMENT: (Hold, Move, SupportHold, SupportMove, Convoy),
+    PhaseKind.RETREAT: (Retreat, Disband),
+    PhaseKind.ADJUSTMENT: (Build, Disband, Waive),
+}
+
+
+def submit(game: SavedGame, texts: Sequence[str]) -> tuple[SavedGame, list[tuple[str, str]]]:
+    """Add orders given as 'Power: order' text to the current phase.  Each order with a
+    problem (unreadable, no power, wrong phase, no such unit, unit already ordered) is
+    left out and reported as (text, problem); the others are added."""
+    position, board = game.position, standard()
+    kind = position.phase.kind
+    dislodged = {d.unit.province: d.unit for d in position.dislodged}
+    ordered = {g.order.unit.place.province for g in game.orders if not isinstance(g.order, Waive)}
+    added: list[Given] = []
+    problems: list[tuple[str, str]] = []
+    for text in texts:
+        try:
+            given = parse_given(text, board, kind.value)
+        except DipsatError as err:
+            problems.append((text, f"cannot read: {err}"))
+            continue
+        order = given.order
+        if given.power is None:
+            problems.append((text, "expected 'Power: order', e.g. 'England: F London - North Sea'"))
+            continue
+        if not isinstance(order, _ALLOWED[kind]):
+            problems.append((text, f"not an order for a {kind.value} phase"))
+            continue
+        if isinstance(order, Waive):
+            added.append(given)
+            continue
+        province = order.unit.place.province
+        if not isinstance(order, Build):
+            retreat = kind is PhaseKind.RETREAT
+            unit = dislodged.get(province) if retreat else position.unit_in(province)
+            if unit is None or unit.power != given.power:
+                where = "dislodged " if retreat else ""
+                problems.append((text, f"no {where}{given.power} unit in {order.unit.place}"))
+                continue
+        if province in ordered:
+            problems.append((text, f"{order.unit.place} already has an order this phase"))
+            continue
+        ordered.add(province)
+        added.append(given)
+    return replace(game, orders=(*game.orders, *added)), problems
+
+
+def _game_json(game: SavedGame) -> dict[str, Any]:
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": rules_json(game.rules),
+        "position": _position_json(game.position),
+        "orders": _orders_json(game.orders),
+        "history": [
+            {
+                "position": _position_json(past.position),
+                "orders": _orders_json(past.orders),
+                "outcomes": [
+                    {"order": r.order, "result": r.result, "reason": r.reason}
+                    for r in past.outcomes
+                ],
+            }
+            for past in game.history
+        ],
+    }
+    return data
+
+
+class _GameReader(_Reader):
+    def orders(self, data: dict, where: str, phase: Phase) -> tuple[Given, ...]:
+        items = self.field(data, "orders", list, where)
+        here = f"{where}.orders" if where else "orders"
+        found = []
+        for i, text in enumerate(items):
+            if not isinstance(text, str):
+                raise self.fail(f"{here}[{i}]", "expected an order as a string")
+            try:
+                found.append(parse_given(text, self.board, phase.kind.value))
+            except DipsatError as err:
+                raise self.fail(f"{here}[{i}]", f"cannot read {text!r}: {err}") from err
+        return tuple(found)
+
+    def outcomes(self, data: dict, where: str) -> tuple[Recorded, ...]:
+        found = []
+        for i, item in enumerate(self.field(data, "outcomes", list, where)):
+            here = f"{where}.outcomes[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(here, "expected an object")
+            self.only(item, ("order", "result", "reason"), here)
+            reason = item.get("reason")
+            if reason is not None and not isinstance(reason, str):
+                raise self.fail(f"{here}.reason", "expected a string or null")
+            found.append(
+                Recorded(
+                    self.field(item, "order", str, here),
+                    self.field(item, "result", str, here),
+                    reason,
+                )
+            )
+        return tuple(found)
+
+    def game(self, data: Any) -> SavedGame:
+        self.envelope(data)
+        if "variant" in data:
+            raise self.fail(
+                "variant",
+                f"a {data['variant']!r} game, not a standard one; "
+                "read it with load_any or load_multiverse",
+            )
+        self.only(data, ("format", "version", "rules", "position", "orders", "history"), "")
+        rules = self.rules(data)
+        position = self.position(data.get("position"), "position")
+        orders = self.orders(data, "", position.phase)
+        history = []
+        for i, item in enumerate(self.field(data, "history", list, "")):
+            here = f"history[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(here, "expected an object")
+            self.only(item, ("position", "orders", "outcomes"), here)
+            before = self.position(item.get("position"), f"{here}.position")
+            history.append(
+                PastPhase(before, self.orders(item, here, before.phase), self.outcomes(item, here))
+            )
+        return SavedGame(rules, position, orders, tuple(history))
+
+
+def from_json(text: str, path: str = "-") -> SavedGame:
+    """Read a saved game; any fault raises SaveFileError naming `path` and the place."""
+    return _GameReader(path).game(_parse(text, path))
+
+
+def load(path: str | os.PathLike[str]) -> SavedGame:
+    """Read a saved game from a file."""
+    return from_json(_read_text(path), str(path))

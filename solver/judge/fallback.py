@@ -1,0 +1,210 @@
+"""The fallback rule layer: cores of the dependency graph and the backup rule (DATC 5.B).
+
+Decisions that do not lie on a cycle have exactly one value.  Each strongly connected core is
+examined in dependency order, with everything upstream already settled: if its equations have
+exactly one solution it is taken; with none or several the backup rule applies to that core
+only — a core with a convoy is a convoy paradox and its convoys fail (Szykman), any other
+core is circular movement and its moves succeed (or, if that is inconsistent, its moves and
+supports fail, the variant rule).  The paradox policy lives here, never in the equations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..values.rules import ConvoyParadox
+from .model import Decision, Structure, TurnModel, build
+from .propagate import propagate
+from .solve import SolverConfig, solutions, solve_one
+
+
+@dataclass(frozen=True, slots=True)
+class Core:
+    """A dependency cycle and how it was settled."""
+
+    decisions: tuple[Decision, ...]
+    solutions: int  # consistent resolutions of the core itself: 0, 1 or 2 (= two or more)
+    rule: str  # "unique", "szykman", "circular movement", "all fail"
+    labels: tuple[str, ...] = ()
+
+    @property
+    def is_paradox(self) -> bool:
+        return self.rule != "unique"
+
+    @property
+    def unresolved(self) -> bool:
+        return self.rule == "unresolved"
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The value of every decision, and the cores met on the way."""
+
+    values: dict[Decision, bool]
+    cores: tuple[Core, ...]
+    forced: dict[Decision, bool]  # decisions set by the backup rule, not by their equation
+    recorded: dict[Decision, bool] = field(default_factory=dict)  # kept from history
+
+
+def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
+    """Each decision with an edge to every decision its equation reads."""
+    return _graph(turn_model.depends)
+
+
+def _cyclic(depends: Mapping[Decision, set[Decision]]) -> bool:
+    """Does some decision depend on itself (cheaper than building the graph)?  A depth-first
+    search: a read that is still on the search path closes a cycle."""
+    done: set[Decision] = set()
+    for root in depends:
+        if root in done:
+            continue
+        on_path = {root}
+        stack = [(root, iter(depends[root]))]
+        while stack:
+            node, reads = stack[-1]
+            for read in reads:
+                if read in on_path:
+                    return True
+                if read not in done and read in depends:
+                    on_path.add(read)
+                    stack.append((read, iter(depends[read])))
+                    break
+            else:
+                stack.pop()
+                on_path.discard(node)
+                done.add(node)
+    return False
+
+
+def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
+    # edges in sorted order: the order cores are found in must not depend on set order,
+    # which for strings changes with the interpreter's hash seed
+    return nx.DiGraph(
+        {d: [r for r in sorted(reads) if r in depends] for d, reads in depends.items()}
+    )
+
+
+def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
+    components = list(nx.strongly_connected_components(graph))
+    if all(len(c) == 1 and not graph.has_edge(*(next(iter(c)),) * 2) for c in components):
+        return []  # acyclic: exactly one solution, nothing to settle core by core
+    condensed = nx.condensation(graph, components)
+    # the graph is built in the turn's fixed decision order, so this order is deterministic
+    order = list(reversed(list(nx.topological_sort(condensed))))
+    cores = []
+    for node in order:
+        members = condensed.nodes[node]["members"]
+        first = next(iter(members))
+        if len(members) > 1 or graph.has_edge(first, first):
+            cores.append(tuple(sorted(members)))
+    return cores
+
+
+def settle(
+    structure: Structure,
+    config: SolverConfig | None = None,
+    recorded: Mapping[Decision, bool] | None = None,
+) -> Settlement:
+    """Resolve a turn: every core settled by its unique solution or by the backup rule.
+
+    `recorded` decisions (of past boards a multiverse step does not re-adjudicate) keep
+    their values and are not subject to their equations."""
+    config = config or SolverConfig()
+    decisions = structure.decisions()
+    in_turn = set(decisions)
+    history = {d: v for d, v in (recorded or {}).items() if d in in_turn}
+    fixed: dict[Decision, bool] = dict(history)
+    forced: dict[Decision, bool] = {}
+    cores: list[Core] = []
+    trusted: dict[Decision, bool] = {}
+    if config.propagate:
+        known, depends = propagate(structure, fixed)
+        trusted = _upstream_known(known, depends, fixed)
+    else:
+        depends = build(structure, fixed).depends
+    fixed.update(trusted)
+    graph = _graph(depends) if _cyclic(depends) else nx.DiGraph()
+    pending = _cores_upstream_first(graph)
+    while pending:
+        core = tuple(d for d in pending.pop(0) if d not in fixed or d in trusted)
+        if not core:
+            continue
+        labels = tuple(structure.label(d) for d in core)
+        if all(d in trusted for d in core):  # settled by propagation: its only resolution
+            cores.append(Core(core, 1, "unique", labels))
+            continue
+        scope = (set(core) | nx.descendants(graph, core[0])) - fixed.keys()
+        found = solutions(build(structure, fixed, sorted(scope)), limit=2, config=config)
+        if len(found) == 1:
+            fixed.update({d: found[0][d] for d in core})
+            cores.append(Core(core, 1, "unique", labels))
+            continue
+        rule, name = _backup(structure, core, scope, fixed, len(found), config)
+        cores.append(Core(core, len(found), name, labels))
+        fixed.update(rule)
+        if name != "dptg":  # the DPTG picks a consistent resolution; the others overrule
+            forced.update(rule)
+        # What is left of the core may still hold cycles of its own: examine them first.
+        rest = [d for d in core if d not in fixed]
+        pending = _cores_upstream_first(graph.subgraph(rest)) + pending
+    # What is left is acyclic given the settled cores: propagation settles it, or one solve.
+    settled = len(fixed) == len(decisions)
+    rest, _ = propagate(structure, fixed) if config.propagate and not settled else ({}, {})
+    values = {**fixed, **rest}
+    if len(values) < len(decisions):
+        solved = solve_one(build(structure, fixed), config)
+        if solved is None:  # cannot happen: an acyclic model has a solution
+            raise AssertionError("acyclic turn model without a solution")
+        values.update(solved)
+    ordered = {d: values[d] for d in sorted(values) if d not in history}
+    return Settlement({**ordered, **history}, tuple(cores), forced, history)
+
+
+def _upstream_known(
+    known: Mapping[Decision, bool],
+    depends: Mapping[Decision, set[Decision]],
+    fixed: Mapping[Decision, bool],
+) -> dict[Decision, bool]:
+    """The propagated values that read, however indirectly, only known decisions: those are
+    right whatever the paradox rules later decide (a value propagated from inside a core
+    without exactly one resolution is not)."""
+    readers: dict[Decision, list[Decision]] = {}
+    for d, reads in depends.items():
+        for r in reads:
+            readers.setdefault(r, []).append(d)
+    doubtful = [d for d in depends if d not in known and d not in fixed]
+    seen = set(doubtful)
+    while doubtful:
+        for reader in readers.get(doubtful.pop(), ()):
+            if reader not in seen:
+                seen.add(reader)
+                doubtful.append(reader)
+    return {d: v for d, v in known.items() if d not in seen}
+
+
+def _backup(structure: Structure, core, scope, fixed, count: int, config):
+    """The backup rule for a core without exactly one resolution: the values it sets, and
+    its name."""
+    convoys = [d for d in core if d[0] == "convoy"]
+    policy = structure.rules.convoy_paradox
+    if convoys and policy is ConvoyParadox.DPTG:
+        many = solutions(build(structure, fixed, sorted(scope)), limit=64, config=config)
+        disrupting = [s for s in many if not any(s[c] for c in convoys)]
+        if len(disrupting) == 1:  # the resolution in which all its convoys fail
+            return {d: disrupting[0][d] for d in core}, "dptg"
+        return {d: False for d in core if d[0] == "move"}, "all hold"
+    if convoys and policy is ConvoyParadox.SZYKMAN:
+        return {d: False for d in convoys}, "szykman"
+    if convoys:
+        # all hold, or no answer: the moves of the paradox fail; with no answer the orders
+        # of the core are reported as unresolved
+        name = "all hold" if policy is ConvoyParadox.ALL_HOLD else "unresolved"
+        return {d: False for d in core if d[0] == "move"}, name
+    rule = {d: True for d in core if d[0] == "move"}
+    trial = build(structure, {**fixed, **rule}, sorted(scope - rule.keys()))
+    if solutions(trial, limit=1, config=config):
+        return rule, "circular movement"
+    return {d: False for d in core if d[0] in ("move", "support")}, "all fail"

@@ -1,0 +1,539 @@
+"""The CP-SAT model of one movement turn: DATC chapter 5 as constraints.
+
+Decisions are booleans, one per order and kind: ``move`` (the move succeeds), ``path`` (a
+convoyed army has a chain of available convoys), ``support`` (given, not cut), ``convoy``
+(available) and ``dislodged`` (per unit).  The strengths ATTACK, HOLD, DEFEND and PREVENT are
+integer variables pinned to expressions of those booleans, so a solution is fixed by its
+booleans and counting solutions counts resolutions.
+
+While a decision's definition is built, every decision it reads is recorded: that is the
+dependency graph the fallback layer (`solver.judge.fallback`) cuts into cores.  A decision can be
+*fixed* to a value instead of defined; the fallback layer uses that to apply paradox rules
+without touching the equations.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from topology import UnitType
+
+from ..values.orders import Convoy, Move, SupportHold, SupportMove
+from ..values.position import Unit
+from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
+from .legality import Checked, Status, Turn
+from .routes import minimal_routes
+
+Decision = tuple[str, str]  # (kind, province of the unit whose order it is)
+
+
+class CpModel(cp_model.CpModel):
+    """CP-SAT's model without the camel-case aliases its constructor adds to every instance
+    (about 0.5 ms each time; dipsat uses the snake-case API only)."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
+Lit = cp_model.IntVar | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """The static facts of a turn the equations are written over (no solver involved)."""
+
+    turn: Turn
+    unit_at: Mapping[str, Unit]
+    order_of: Mapping[str, Checked | None]  # province -> order in force
+    moves: Mapping[str, Checked]  # province -> active move
+    attackers: Mapping[str, tuple[str, ...]]  # province -> provinces of active moves into it
+    move_supports: Mapping[str, tuple[str, ...]]  # mover -> active supporters of its move
+    hold_supports: Mapping[str, tuple[str, ...]]  # unit -> active hold supporters
+    supports: Mapping[str, Checked]  # supporter -> active support order
+    convoys: Mapping[str, Checked]  # fleet -> active convoy order
+    routes: Mapping[str, tuple[tuple[str, ...], ...]]  # convoyed mover -> routes of active fleets
+    opposing: Mapping[str, str]  # mover -> the mover it meets head to head
+    origin: Mapping[str, str]  # mover -> where its attack comes from (4.A.4)
+    returning: Mapping[str, str]  # mover -> the mover coming the other way, even by convoy
+    fallback: frozenset[str] = frozenset()  # 1971: by sea if the convoy works, else by land
+    text: Mapping[str, str] = field(default_factory=dict)  # province -> its order, as text
+    names: Mapping[str, str] = field(default_factory=dict)  # province -> its unit, as text
+    # derived once per turn (the equations read them for nearly every literal):
+    trivial: Mapping[Decision, bool] = field(init=False, repr=False, compare=False)
+    _decisions: tuple[Decision, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # a move over land has its path, unless the fleet stands on the wrong coast; a unit
+        # nobody moves against is not dislodged
+        trivial = {
+            ("path", p): c.reachable
+            for p, c in self.moves.items()
+            if p not in self.routes or p in self.fallback
+        }
+        trivial.update((("dislodged", p), False) for p in self.unit_at if not self.attackers.get(p))
+        object.__setattr__(self, "trivial", trivial)
+        object.__setattr__(self, "_decisions", tuple(self._ordered()))
+
+    @property
+    def rules(self) -> RuleBook:
+        return self.turn.rules
+
+    def convoying(self, mover: str) -> set[str]:
+        """The fleets on the routes of a convoyed move."""
+        return {f for route in self.routes.get(mover, ()) for f in route}
+
+    def necessary(self, mover: str) -> set[str]:
+        """The fleets on every route of a convoyed move."""
+        routes = self.routes.get(mover, ())
+        return set.intersection(*(set(r) for r in routes)) if routes else set()
+
+    @classmethod
+    def of(cls, turn: Turn) -> Structure:
+        unit_at = {u.province: u for u, _ in turn.orders}
+        order_of = {u.province: c for u, c in turn.orders}
+        active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
+        moves = {p: c for p, c in active.items() if isinstance(c.order, Move)}
+        attackers: dict[str, list[str]] = defaultdict(list)
+        for p, c in moves.items():
+            attackers[c.dest.province].append(p)
+        supports = {
+            p: c for p, c in active.items() if isinstance(c.order, SupportHold | SupportMove)
+        }
+        move_supports: dict[str, list[str]] = defaultdict(list)
+        hold_supports: dict[str, list[str]] = defaultdict(list)
+        for p, c in supports.items():
+            kind = move_supports if isinstance(c.order, SupportMove) else hold_supports
+            kind[c.target].append(p)
+        convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
+        convoying: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for f, cv in convoys.items():
+            convoying[(cv.target, cv.dest.province)].add(f)
+        routes = {}
+        for p, c in moves.items():
+            if c.by_convoy or c.fallback:
+                fleets = frozenset(convoying.get((p, c.dest.province), ()))
+                routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
+        fallback = frozenset(p for p, c in moves.items() if c.fallback and routes.get(p))
+        routes = {p: r for p, r in routes.items() if r or not moves[p].fallback}
+        origin = {p: p for p in moves}
+        if turn.rules.brannan:  # the attack comes from the last convoying fleet
+            for p, found in routes.items():
+                if p in fallback:
+                    continue
+                lasts = {route[-1] for route in found}
+                if len(lasts) == 1:
+                    origin[p] = lasts.pop()
+        opposing = {}
+        returning = {}
+        heading: dict[str, list[str]] = defaultdict(list)  # destination -> movers
+        for q, other in moves.items():
+            heading[other.dest.province].append(q)
+        for p, c in moves.items():
+            for q in heading.get(origin[p], ()):
+                other = moves[q]
+                if q == p or c.dest.province != origin[q]:
+                    continue
+                if origin[p] != p or origin[q] != q or not (c.by_convoy or other.by_convoy):
+                    opposing[p] = q
+            q = c.dest.province
+            if q in moves and moves[q].dest.province == p:
+                returning[p] = q
+
+        names = {p: str(u) for p, u in unit_at.items()}
+
+        def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+            return {k: tuple(v) for k, v in table.items()}
+
+        return cls(
+            turn,
+            unit_at,
+            order_of,
+            moves,
+            freeze(attackers),
+            freeze(move_supports),
+            freeze(hold_supports),
+            supports,
+            convoys,
+            routes,
+            opposing,
+            origin,
+            returning,
+            fallback,
+            {p: str(c.order) if c is not None else names[p] for p, c in order_of.items()},
+            names,
+        )
+
+    def decisions(self) -> list[Decision]:
+        """Every decision of the turn, in a fixed order."""
+        return list(self._decisions)
+
+    def _ordered(self) -> list[Decision]:
+        found: list[Decision] = []
+        for p in sorted(self.moves):
+            found.append(("move", p))
+            if p in self.fallback:
+                found.append(("sea", p))
+            elif p in self.routes:
+                found.append(("path", p))
+        found += [("support", p) for p in sorted(self.supports)]
+        found += [("convoy", p) for p in sorted(self.convoys)]
+        found += [("dislodged", p) for p in sorted(self.unit_at) if self.attackers.get(p)]
+        return found
+
+    def label(self, decision: Decision) -> str:
+        """A readable name: 'move[A Munich - Tyrolia]', 'dislodged[A Munich]'."""
+        kind, province = decision
+        if kind == "dislodged":
+            return f"dislodged[{self.names[province]}]"
+        return f"{kind}[{self.text[province]}]"
+
+
+@dataclass
+class TurnModel:
+    """A CP-SAT model over some of a turn's decisions, with the dependencies it read."""
+
+    structure: Structure
+    fixed: Mapping[Decision, bool]
+    model: cp_model.CpModel = field(default_factory=CpModel)
+    lits: dict[Decision, cp_model.IntVar] = field(default_factory=dict)
+    depends: dict[Decision, set[Decision]] = field(default_factory=dict)
+    _reads: set[Decision] | None = None  # what the equation being defined has read
+
+    # -- literals and the few constraint shapes the equations need ----------------------------
+    def lit(self, decision: Decision) -> Lit:
+        """The literal of a decision (a constant when fixed or trivially known)."""
+        if self._reads is not None:
+            self._reads.add(decision)
+        constant = self.constant(decision)
+        if constant is not None:
+            return constant
+        if decision not in self.lits:
+            self.lits[decision] = self.model.new_bool_var(self.structure.label(decision))
+        return self.lits[decision]
+
+    def constant(self, decision: Decision) -> bool | None:
+        """The value of a fixed or trivially known decision (None for the others)."""
+        value = self.fixed.get(decision)
+        return self.structure.trivial.get(decision) if value is None else value
+
+    def equivalent(self, target: Lit, conjunction: list[Lit]) -> None:
+        """target <=> AND(conjunction) for a variable target, constants folded."""
+        terms = [c for c in conjunction if c is not True]
+        if any(c is False for c in terms):
+            self.model.add_bool_and([_negate(target)])
+        elif not terms:
+            self.model.add_bool_and([target])
+        else:
+            self.model.add_bool_and(terms).only_enforce_if(target)
+            self.model.add_bool_or([_negate(t) for t in terms] + [target])
+
+    def any_of(self, lits: list[Lit], name: str) -> Lit:
+        """A literal equal to OR(lits)."""
+        lits = [x for x in lits if x is not False]
+        if any(x is True for x in lits):
+            return True
+        if len(lits) <= 1:
+            return lits[0] if lits else False
+        var = self.model.new_bool_var(name)
+        self.equivalent(_negate(var), [_negate(x) for x in lits])
+        return var
+
+    def switch(self, name: str, upper: int, cases: list[tuple[tuple[Lit, ...], object]]):
+        """An integer equal to the value of the case whose literals all hold; the cases are
+        exhaustive and exclusive, so the integer is fixed by the booleans."""
+        live = [
+            (tuple(x for x in lits if x is not True), value)
+            for lits, value in cases
+            if not any(x is False for x in lits)
+        ]
+        if len(live) == 1 and isinstance(live[0][1], int):
+            return live[0][1]
+        var = self.model.new_int_var(0, upper, name)
+        for lits, value in live:
+            constraint = self.model.add(var == value)
+            if lits:
+                constraint.only_enforce_if(list(lits))
+        return var
+
+    def total(self, lits: Iterable[Lit]):
+        """Sum of literals; an int when all are constants."""
+        lits = list(lits)
+        constant = sum(1 for x in lits if x is True)
+        variables = [x for x in lits if not isinstance(x, bool)]
+        if not variables:
+            return constant
+        total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
+        return total + constant if constant else total
+
+    def beats(self, a, b, name: str) -> Lit:
+        """A literal equal to a > b."""
+        if isinstance(a, int) and isinstance(b, int):
+            return a > b
+        var = self.model.new_bool_var(name)
+        self.model.add(a > b).only_enforce_if(var)
+        self.model.add(a <= b).only_enforce_if(_negate(var))
+        return var
+
+    # -- the decisions -------------------------------------------------------------------------
+    def define(self, decision: Decision) -> None:
+        """Add the equation of one decision (nothing if it is fixed)."""
+        reads = self.depends.setdefault(decision, set())
+        if decision in self.fixed:
+            return
+        target = self.lit(decision)
+        self._reads = reads
+        kind, province = decision
+        getattr(self, f"_define_{kind}")(province, target)
+        self._reads = None
+
+    def _define_sea(self, p: str, target: Lit) -> None:
+        """SEA (1971 fallback): the convoy works, so the army goes by sea, else over land."""
+        self._define_path(p, target)
+
+    def h2h(self, m: str) -> Lit:
+        """Is the move in a head-to-head battle with its opposing move?  Always, unless one
+        of the two goes by sea when its convoy works (1971)."""
+        s = self.structure
+        if not s.fallback:  # no 1971 fallback move this turn (the usual case)
+            return True
+        pair = sorted(x for x in (m, s.opposing.get(m)) if x in s.fallback)
+        over_land = [_negate(self.lit(("sea", x))) for x in pair]
+        if len(over_land) < 2:
+            return over_land[0] if over_land else True
+        return self.both(*over_land, f"head to head[{'-'.join(pair)}]")
+
+    def both(self, a: Lit, b: Lit, name: str) -> Lit:
+        """A literal equal to a AND b."""
+        return self.all_of([a, b], name)
+
+    def all_of(self, lits: list[Lit], name: str) -> Lit:
+        """A literal equal to AND(lits)."""
+        terms = [x for x in lits if x is not True]
+        if any(x is False for x in terms):
+            return False
+        if len(terms) < 2:
+            return terms[0] if terms else True
+        var = self.model.new_bool_var(name)
+        self.equivalent(var, terms)
+        return var
+
+    def _define_path(self, p: str, target: Lit) -> None:
+        """PATH: some route whose convoys are all available (4.A.1, 1971: all of them)."""
+        if self.structure.rules.multi_route is MultiRoute.ANY_ROUTE:
+            fleets = sorted(self.structure.convoying(p))
+            self.equivalent(
+                target, [self.lit(("convoy", f)) for f in fleets] if fleets else [False]
+            )
+            return
+        routes = []
+        for route in self.structure.routes[p]:
+            ok = self.all_of([self.lit(("convoy", f)) for f in route], f"route[{' '.join(route)}]")
+            if ok is True:
+                routes = [True]
+                break
+            if ok is not False:
+                routes.append(ok)
+        self.equivalent(_negate(target), [_negate(r) for r in routes])
+
+    def _define_convoy(self, p: str, target: Lit) -> None:
+        """CONVOY: available unless the fleet is dislodged."""
+        self.equivalent(target, [_negate(self.lit(("dislodged", p)))])
+
+    def _define_dislodged(self, p: str, target: Lit) -> None:
+        """DISLODGED: the unit does not leave and another unit moves in."""
+        arrivals = [self.lit(("move", m)) for m in self.structure.attackers.get(p, ())]
+        someone = self.any_of(arrivals, f"arrives[{self.structure.names[p]}]")
+        stays = _negate(self.lit(("move", p))) if p in self.structure.moves else True
+        self.equivalent(target, [stays, someone])
+
+    def _define_support(self, p: str, target: Lit) -> None:
+        """SUPPORT: given unless the supporter is dislodged, or attacked (with a path) by
+        another power from anywhere but the province the support is aimed at."""
+        s = self.structure
+        support = s.supports[p]
+        aim = support.dest.province if support.dest is not None else support.target
+        attackers = s.attackers.get(p, ())
+        if any(protected(s, m, p, aim) for m in attackers):
+            # dislodged only by an attacker the clause does not cover
+            intact = [
+                _negate(self.lit(("move", m))) for m in attackers if not protected(s, m, p, aim)
+            ]
+        else:
+            intact = [_negate(self.lit(("dislodged", p)))]
+        for m in attackers:
+            if cuts(s, m, p, aim):
+                intact.append(_negate(self.lit(("path", m))))
+        self.equivalent(target, intact)
+
+    def supports(self, mover: str, excluding_power: str | None = None):
+        """The number of given supports for a move (optionally not counting one power's)."""
+        supporters = self.structure.move_supports.get(mover)
+        if not supporters:
+            return 0
+        return self.total(
+            self.lit(("support", q))
+            for q in supporters
+            if excluding_power is None or self.structure.unit_at[q].power != excluding_power
+        )
+
+    def attack(self, m: str):
+        """ATTACK strength of a move (DATC 5, with no help to dislodge one's own unit)."""
+        s = self.structure
+        q = s.moves[m].dest.province
+        path = self.lit(("path", m))
+        upper = 1 + len(s.move_supports.get(m, ()))
+        name = f"attack[{s.text[m]}]"
+        full = 1 + self.supports(m)
+        defender = s.unit_at.get(q)
+        if defender is None:
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), full)])
+        if defender.power == s.unit_at[m].power:
+            stay = 0
+        else:
+            stay = 1 + self.supports(m, excluding_power=defender.power)
+        if q not in s.moves:
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
+        h2h = self.h2h(m) if s.opposing.get(m) == q else False
+        if h2h is True:  # in a head-to-head battle the defender does not leave: no dependency
+            return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
+        # the defender leaving counts only when it is not a head-to-head battle
+        away = self.lit(("move", q))
+        leaves = self.both(away, _negate(h2h), f"leaves[{s.text[q]}]")
+        return self.switch(
+            name,
+            upper,
+            [((_negate(path),), 0), ((path, leaves), full), ((path, _negate(leaves)), stay)],
+        )
+
+    def prevent(self, m: str):
+        """PREVENT strength: nothing without a path or after losing a head-to-head battle."""
+        s = self.structure
+        path = self.lit(("path", m))
+        upper = 1 + len(s.move_supports.get(m, ()))
+        full = 1 + self.supports(m)
+        cases = [((_negate(path),), 0)]
+        other = s.opposing.get(m)
+        beaten = None
+        if other is not None:  # lost a head-to-head battle
+            beaten = self.both(self.h2h(m), self.lit(("move", other)), f"beaten[{s.text[m]}]")
+        if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
+            # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
+            beaten = self.both(
+                self.lit(("move", s.returning[m])),
+                self.lit(("dislodged", m)),
+                f"dislodged from the front[{s.text[m]}]",
+            )
+        if beaten is not None:
+            cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
+        else:
+            cases.append(((path,), full))
+        return self.switch(f"prevent[{s.text[m]}]", upper, cases)
+
+    def hold(self, q: str):
+        """HOLD strength of a province."""
+        s = self.structure
+        if q not in s.unit_at:
+            return 0
+        if q in s.moves:
+            leaves = self.lit(("move", q))
+            return int(not leaves) if isinstance(leaves, bool) else 1 - leaves
+        checked = s.order_of[q]
+        if (
+            checked is not None
+            and checked.status is Status.INVALID
+            and isinstance(checked.order, Move)
+        ):
+            return 1  # an invalid move fails; the unit stays, without hold support
+        supporters = s.hold_supports.get(q)
+        return 1 + self.total(self.lit(("support", r)) for r in supporters) if supporters else 1
+
+    def _define_move(self, m: str, target: Lit) -> None:
+        """MOVE: the attack beats the resistance at the destination and every rival's
+        prevent strength (DEFEND of the opposing move in a head-to-head battle)."""
+        s = self.structure
+        move = s.moves[m]
+        q = move.dest.province
+        attack = self.attack(m)
+        conditions = []
+        h2h = self.h2h(m) if m in s.opposing else False
+        over_hold = None
+        if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
+            against = f"hold[{s.names.get(q, q)}]"
+            over_hold = self.beats(attack, self.hold(q), f"beats[{s.text[m]} vs {against}]")
+        if h2h is False:
+            conditions.append(over_hold)
+        else:
+            opponent = s.text[s.opposing[m]]
+            over_defend = self.beats(
+                attack,
+                1 + self.supports(s.opposing[m]),
+                f"beats[{s.text[m]} vs defend[{opponent}]]",
+            )
+            if h2h is True:
+                conditions.append(over_defend)
+                if over_hold is not None:
+                    conditions.append(over_hold)
+            else:  # 1971: head to head only if the army goes over land
+                conditions.append(
+                    self.any_of(
+                        [
+                            self.both(h2h, over_defend, f"wins head to head[{s.text[m]}]"),
+                            self.both(_negate(h2h), over_hold, f"wins over the hold[{s.text[m]}]"),
+                        ],
+                        f"beats resistance[{s.text[m]}]",
+                    )
+                )
+        for rival in s.attackers[q]:
+            if rival != m:
+                name = f"beats[{s.text[m]} vs prevent[{s.text[rival]}]]"
+                conditions.append(self.beats(attack, self.prevent(rival), name))
+        self.equivalent(target, conditions)
+
+
+def cuts(s: Structure, m: str, p: str, aim: str) -> bool:
+    """Does an attack by the move from m (when it has a path) cut the support given from p,
+    aimed at aim?  Not by the supporter's own power, not from the province it is aimed at,
+    and not when the edition's paradox clause protects the support (4.A.2)."""
+    if s.unit_at[m].power == s.unit_at[p].power or s.origin[m] == aim:
+        return False
+    return not protected(s, m, p, aim)
+
+
+def protected(s: Structure, m: str, p: str, aim: str) -> bool:
+    """Does the edition's paradox clause (4.A.2) keep a convoyed army from m from cutting
+    the support from p, aimed at aim?  Such a support stands even when that army
+    dislodges the supporter (the rulebooks' clause overrides the dislodgement rule)."""
+    if m not in s.routes or m in s.fallback:
+        return False
+    rule = s.rules.convoy_cut
+    support = s.supports[p]
+    into = support.dest.province if isinstance(support.order, SupportMove) else None
+    by_fleet = s.unit_at[p].type is UnitType.FLEET
+    if rule is ConvoyCut.RULE_1971:  # a fleet supporting a fleet against one of its convoy
+        fleet_move = s.unit_at[support.target].type is UnitType.FLEET
+        return by_fleet and fleet_move and into in s.convoying(m)
+    if rule is ConvoyCut.RULE_1982:  # a fleet supporting an action in a convoying sea
+        return by_fleet and aim in s.convoys
+    if rule is ConvoyCut.RULE_2000:  # any support against a fleet necessary to its convoy
+        return into in s.necessary(m)
+    return False
+
+
+def _negate(lit: Lit) -> Lit:
+    return (not lit) if isinstance(lit, bool) else ~lit
+
+
+def build(
+    structure: Structure,
+    fixed: Mapping[Decision, bool] | None = None,
+    include: Iterable[Decision] | None = None,
+) -> TurnModel:
+    """The model of the decisions in `include` (all by default); others are read as fixed."""
+    turn_model = TurnModel(structure, dict(fixed or {}))
+    for decision in include if include is not None else structure.decisions():
+        turn_model.define(decision)
+    return turn_model

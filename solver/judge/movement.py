@@ -1,0 +1,37 @@
+"""The one entry point: position + orders -> resolution, as a pure function."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from topology import Board
+
+from ..errors import DipsatError
+from ..values.orders import Given
+from ..values.position import PhaseKind, Position
+from ..values.rules import DATC_2025, RuleBook
+from .fallback import settle
+from .legality import analyse
+from .model import Decision, Structure
+from .resolution import Resolution, resolve
+from .solve import SolverConfig
+
+
+def adjudicate(
+    position: Position,
+    orders: Sequence[Given],
+    rules: RuleBook = DATC_2025,
+    config: SolverConfig | None = None,
+    board: Board | None = None,
+    recorded: Mapping[Decision, bool] | None = None,
+) -> Resolution:
+    """Adjudicate a movement phase (on the standard board unless another is given; the
+    multiverse passes its joint board and the decisions history keeps)."""
+    if position.phase.kind is not PhaseKind.MOVEMENT:
+        raise DipsatError(
+            f"{position.phase} is not a movement phase; "
+            "retreat and adjustment phases come with the full game cycle"
+        )
+    turn = analyse(position, orders, rules, board)
+    structure = Structure.of(turn)
+    return resolve(turn, structure, settle(structure, config, recorded))

@@ -1,0 +1,164 @@
+"""Propagation: the equations of `solver.judge.model` read with known values instead of a solver.
+
+The same equation code runs with three-valued literals (True, False, unknown) and strengths
+as integer intervals, the way a hand-written adjudicator reasons with minimum and maximum
+strengths.  A decision becomes known only when its equation evaluates to a constant from
+values that are already known, so whatever propagation finds holds in every solution.  When
+it settles every decision the turn has exactly one resolution and no solver is needed; when
+it does not, the caller hands the turn to CP-SAT and the fallback layer unchanged.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+from .model import Decision, Structure, TurnModel
+
+
+class Unknown:
+    """A literal whose value is not known yet: a decision's (with its polarity) or not.
+
+    A plain slotted class rather than a frozen dataclass: propagation makes one for nearly
+    every literal it reads, and nothing compares them."""
+
+    __slots__ = ("decision", "positive")
+
+    def __init__(self, decision: Decision | None = None, positive: bool = True) -> None:
+        self.decision = decision
+        self.positive = positive
+
+    def __invert__(self) -> Unknown:
+        return Unknown(self.decision, not self.positive)
+
+    def __rsub__(self, other: int) -> Span:  # HOLD of a unit that may leave: 1 - move
+        return Span(other - 1, other)
+
+
+class Span:
+    """An integer known to lie in [low, high]."""
+
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
+
+    def __add__(self, other: int | Span) -> Span:
+        if isinstance(other, Span):
+            return Span(self.low + other.low, self.high + other.high)
+        return Span(self.low + other, self.high + other)
+
+    __radd__ = __add__
+
+    def __repr__(self) -> str:
+        return f"Span({self.low}, {self.high})"
+
+
+_UNKNOWN = Unknown()
+
+
+class Propagation(TurnModel):
+    """A turn model whose constraint shapes evaluate instead of posting constraints.
+
+    The shapes are written as plain loops: they run for nearly every literal of the turn, on
+    lists of one to four items, where generator expressions cost more than the work."""
+
+    def lit(self, decision: Decision):
+        if self._reads is not None:
+            self._reads.add(decision)
+        value = self.fixed.get(decision)  # `constant`, inlined: this is the hottest call
+        if value is None:
+            value = self.structure.trivial.get(decision)
+            if value is None:
+                return Unknown(decision)
+        return value
+
+    def equivalent(self, target, conjunction) -> None:
+        value = self.all_of(conjunction, "")
+        if value is not _UNKNOWN and isinstance(target, Unknown):
+            self.found[target.decision] = value if target.positive else not value
+
+    def all_of(self, lits, name: str):
+        value = True
+        for x in lits:
+            if x is False:
+                return False
+            if x is not True:
+                value = _UNKNOWN
+        return value
+
+    def any_of(self, lits, name: str):
+        value = False
+        for x in lits:
+            if x is True:
+                return True
+            if x is not False:
+                value = _UNKNOWN
+        return value
+
+    def switch(self, name: str, upper: int, cases):
+        low = high = None
+        for lits, value in cases:
+            holds = True
+            for x in lits:
+                if x is False:
+                    break  # the case is ruled out
+                if x is not True:
+                    holds = False
+            else:
+                if holds:  # the cases are exclusive: this is the value
+                    return value
+                v_low, v_high = (value.low, value.high) if isinstance(value, Span) else (value,) * 2
+                low = v_low if low is None else min(low, v_low)
+                high = v_high if high is None else max(high, v_high)
+        return Span(low, high)
+
+    def total(self, lits: Iterable):
+        constant = unknown = 0
+        for x in lits:
+            if x is True:
+                constant += 1
+            elif x is not False:
+                unknown += 1
+        return Span(constant, constant + unknown) if unknown else constant
+
+    def beats(self, a, b, name: str):
+        a_low, a_high = (a.low, a.high) if isinstance(a, Span) else (a, a)
+        b_low, b_high = (b.low, b.high) if isinstance(b, Span) else (b, b)
+        if a_low > b_high:
+            return True
+        return False if a_high <= b_low else _UNKNOWN
+
+    def evaluate(self, decision: Decision) -> bool | None:
+        """The value the decision's equation gives from what is known (None: not yet)."""
+        self.found: dict[Decision, bool] = {}
+        self.depends[decision] = set()
+        self.define(decision)
+        return self.found.get(decision)
+
+
+def propagate(
+    structure: Structure, fixed: Mapping[Decision, bool]
+) -> tuple[dict[Decision, bool], dict[Decision, set[Decision]]]:
+    """The values propagation forces, and each decision's reads as `build` records them."""
+    order = [d for d in structure.decisions() if d not in fixed]
+    first = Propagation(structure, dict(fixed), model=None)
+    found = {d: first.evaluate(d) for d in order}
+    depends = {d: first.depends.get(d, set()) for d in structure.decisions()}
+    readers: dict[Decision, list[Decision]] = defaultdict(list)
+    for d in order:
+        for read in depends[d]:
+            readers[read].append(d)
+    known = {d: v for d, v in found.items() if v is not None}
+    state = Propagation(structure, {**fixed, **known}, model=None)
+    queue = [r for d in known for r in readers[d] if r not in state.fixed]
+    while queue:
+        d = queue.pop()
+        if d in state.fixed:
+            continue
+        value = state.evaluate(d)
+        if value is not None:
+            state.fixed[d] = known[d] = value
+            queue += [r for r in readers[d] if r not in state.fixed]
+    return known, depends

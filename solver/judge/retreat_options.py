@@ -1,0 +1,36 @@
+"""Where a dislodged unit may retreat: part of what a movement phase comes to (DATC 4.A.5)."""
+
+from __future__ import annotations
+
+from topology import Board, Location, UnitType, standard
+
+from ..values.position import DislodgedUnit, Position
+from ..values.rules import DATC_2025, RuleBook
+
+
+def retreat_options(
+    position: Position,
+    dislodged: DislodgedUnit,
+    board: Board | None = None,
+    rules: RuleBook = DATC_2025,
+) -> tuple[Location, ...]:
+    """Where a dislodged unit may go: an adjacent place, not occupied, not left empty by a
+    standoff (either coast), and not the attacker's origin unless the attack came by convoy
+    and the rule book allows that (DATC 4.A.5).  No coastal crawl."""
+    board = board or standard()
+    may_return = dislodged.by_convoy and rules.retreat_to_convoy_origin
+    unit = dislodged.unit
+    if unit.type is UnitType.ARMY:
+        candidates = [Location(p) for p in board.army_graph()[unit.province]]
+    else:
+        candidates = [Location.parse(k) for k in board.fleet_graph()[str(unit.location)]]
+    occupied = position.derived("occupied", lambda: {u.province for u in position.units})
+    return tuple(
+        sorted(
+            loc
+            for loc in candidates
+            if loc.province not in occupied
+            and loc.province not in position.standoffs
+            and (loc.province != dislodged.attacker_from or may_return)
+        )
+    )

@@ -1,0 +1,79 @@
+"""Running CP-SAT deterministically: one worker, a fixed seed, a time limit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from ..errors import DipsatError
+from .model import Decision, TurnModel
+
+
+@dataclass(frozen=True, slots=True)
+class SolverConfig:
+    max_time_in_seconds: float = 10.0
+    random_seed: int = 0
+    propagate: bool = True  # settle what propagation can without the solver (same answers)
+
+    def solver(self, enumerate_all: bool) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        params.num_workers = 1
+        params.random_seed = self.random_seed
+        params.max_time_in_seconds = self.max_time_in_seconds
+        params.enumerate_all_solutions = enumerate_all
+        # Turn-shaped models are decided by propagation: skip what costs more than it saves
+        # (and presolve could merge distinct solutions when enumerating).
+        params.cp_model_presolve = False
+        params.symmetry_level = 0
+        params.linearization_level = 0
+        params.use_sat_inprocessing = False
+        params.cp_model_probing_level = 0
+        return solver
+
+
+class SolverTimeout(DipsatError):
+    """The solver hit its time limit: the turn is not adjudicated (no guessed answer)."""
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, lits: Sequence[tuple[Decision, cp_model.IntVar]], limit: int) -> None:
+        super().__init__()
+        self._lits = lits
+        self._limit = limit
+        self.found: list[dict[Decision, bool]] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append({d: bool(self.value(v)) for d, v in self._lits})
+        if len(self.found) >= self._limit:
+            self.stop_search()
+
+
+def solutions(
+    turn_model: TurnModel, limit: int, config: SolverConfig = SolverConfig()
+) -> list[dict[Decision, bool]]:
+    """Up to `limit` distinct assignments of the model's decisions, in a canonical order."""
+    lits = sorted(turn_model.lits.items())
+    collector = _Collector(lits, limit)
+    status = config.solver(True).solve(turn_model.model, collector)
+    if status == cp_model.UNKNOWN or (
+        status == cp_model.FEASIBLE and len(collector.found) < limit and not collector.found
+    ):
+        raise SolverTimeout("the solver reached its time limit before settling the turn")
+    unique = {tuple(sorted(s.items())): s for s in collector.found}
+    return [unique[k] for k in sorted(unique)]
+
+
+def solve_one(
+    turn_model: TurnModel, config: SolverConfig = SolverConfig()
+) -> dict[Decision, bool] | None:
+    """One solution of a model known to have at most one, or None if it has none."""
+    solver = config.solver(False)
+    status = solver.solve(turn_model.model)
+    if status == cp_model.UNKNOWN:
+        raise SolverTimeout("the solver reached its time limit before settling the turn")
+    if status == cp_model.INFEASIBLE:
+        return None
+    return {d: bool(solver.value(v)) for d, v in sorted(turn_model.lits.items())}

@@ -1,0 +1,198 @@
+"""The multiverse as values: timelines of boards, each board's position and record.
+
+A multiverse is a tree of timelines.  Each timeline is a sequence of boards addressed by
+(timeline, turn): turn 0 is Spring 1901, turn 1 Fall 1901, and so on.  A board holds the
+position at the start of its turn (a head board may first owe a retreat or an adjustment
+phase) and, once adjudicated, the record of its movement: orders, decisions, outcomes.
+`solver.multiverse.step` adjudicates a step; nothing here adjudicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from topology import standard
+
+from ..judge.model import Decision
+from ..judge.resolution import Resolution
+from ..values.calendar import SOLO_CENTRES, game_status
+from ..values.orders import (
+    Given,
+    Place,
+    UnitRef,
+    Waive,
+    apply_board_defaults,
+    named_places,
+    timeline_name,
+)
+from ..values.outcomes import Outcome
+from ..values.position import Phase, PhaseKind, Position, Season
+from ..values.rules import DATC_2025, RuleBook, Victory
+from .spacetime import BoardKey
+
+Origins = Mapping[int, BoardKey | None]
+
+
+def turn_phase(turn: int) -> Phase:
+    """The movement phase of a turn: 0 is Spring 1901, 1 Fall 1901, 2 Spring 1902."""
+    return Phase(1901 + turn // 2, Season.FALL if turn % 2 else Season.SPRING, PhaseKind.MOVEMENT)
+
+
+def board_turn(phase: Phase) -> int:
+    """The turn of the board a phase belongs to: a movement phase is its own turn; a retreat
+    or winter adjustment is owed by the board of the next turn."""
+    turn = 2 * (phase.year - 1901) + (phase.season is not Season.SPRING)
+    return turn if phase.kind is PhaseKind.MOVEMENT else turn + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What a board's movement phase came to."""
+
+    orders: tuple[Given, ...]  # with full coordinates
+    decisions: Mapping[Decision, bool]  # keyed by spacetime codes ('mun@0:1')
+    outcomes: tuple[Outcome, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MBoard:
+    timeline: int
+    turn: int
+    position: Position  # on the standard map; its phase says what is owed next
+    record: Record | None = None
+    created: Position | None = None  # the position the board started with (for forks)
+
+    @property
+    def key(self) -> BoardKey:
+        return (self.timeline, self.turn)
+
+
+@dataclass(frozen=True)
+class Multiverse:
+    boards: tuple[MBoard, ...]  # sorted by (timeline, turn)
+    origins: tuple[tuple[int, BoardKey | None], ...]  # each timeline and the board it left
+
+    @classmethod
+    def start(cls, position: Position) -> Multiverse:
+        """A single timeline 'a' whose only board holds the given position."""
+        return cls((MBoard(0, board_turn(position.phase), position),), ((0, None),))
+
+    def board(self, key: BoardKey) -> MBoard | None:
+        return next((b for b in self.boards if b.key == key), None)
+
+    def heads(self) -> dict[int, MBoard]:
+        heads: dict[int, MBoard] = {}
+        for b in self.boards:
+            if b.timeline not in heads or heads[b.timeline].turn < b.turn:
+                heads[b.timeline] = b
+        return heads
+
+    def origin_map(self) -> dict[int, BoardKey | None]:
+        return dict(self.origins)
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    timeline: int
+    source: BoardKey  # the past board whose outcome changed
+
+
+@dataclass(frozen=True)
+class MultiverseStep:
+    before: Multiverse
+    outcomes: tuple[Outcome, ...]  # one per submitted order
+    revised: tuple[Outcome, ...]  # recorded orders of past boards, adjudicated again
+    forks: tuple[Fork, ...]
+    after: Multiverse
+    resolution: Resolution | None = None
+    problems: tuple[str, ...] = field(default_factory=tuple)
+
+
+# -- coordinates -----------------------------------------------------------------------------
+def _places(order, change: Callable[[Place], Place]):
+    """The order with `change` applied to every place it names."""
+    if isinstance(order, Waive):
+        return order
+    fields = {}
+    place = change(order.unit.place)
+    if place is not order.unit.place:
+        fields["unit"] = replace(order.unit, place=place)
+    dest = getattr(order, "dest", None)
+    if dest is not None and (place := change(dest)) is not dest:
+        fields["dest"] = place
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None and (place := change(ref.place)) is not ref.place:
+            fields[name] = replace(ref, place=place)
+    return replace(order, **fields) if fields else order
+
+
+def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = None) -> Given:
+    """Fill the coordinates an order leaves out: a timeline without a turn means its head;
+    an ordered unit without a board is on the only head (with one timeline); the rest follow
+    the MDATC default rules (`apply_board_defaults`).  `heads`: `mv.heads()`, if known."""
+    heads = mv.heads() if heads is None else heads
+    if all(p.timeline is not None and p.turn is not None for p in named_places(given.order)):
+        return given  # nothing left out: the order stands as written
+
+    def head_turn(place: Place) -> Place:
+        if place.timeline is not None and place.turn is None and place.timeline in heads:
+            return replace(place, turn=heads[place.timeline].turn)
+        return place
+
+    order = _places(given.order, head_turn)
+    if isinstance(order, Waive):
+        return Given(given.power, order)
+    here = order.unit.place
+    if here.timeline is None and here.turn is None and len(heads) == 1:
+        (only,) = heads.values()
+        here = replace(here, timeline=only.timeline, turn=only.turn)
+        order = replace(order, unit=replace(order.unit, place=here))
+    return Given(given.power, apply_board_defaults(order, here.timeline, here.turn))
+
+
+def _recorded(board: MBoard) -> tuple[Given, ...]:
+    """The orders a board recorded (none for a board not yet adjudicated)."""
+    return board.record.orders if board.record is not None else ()
+
+
+def _board_name(key: BoardKey) -> str:
+    return f"{timeline_name(key[0])}@{key[1]}"
+
+
+def _board_of(place: Place) -> BoardKey | None:
+    if place.timeline is None or place.turn is None:
+        return None
+    return (place.timeline, place.turn)
+
+
+def _boards_named(order) -> set[BoardKey]:
+    return {
+        (p.timeline, p.turn)
+        for p in named_places(order)
+        if p.timeline is not None and p.turn is not None
+    }
+
+
+def _plain(order):
+    """The order on a single board: coordinates dropped."""
+    return _places(order, lambda p: Place(p.province, p.coast))
+
+
+def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
+    """The power that has won the multiverse, if any (a rule-book choice, see Victory)."""
+    heads = list(mv.heads().values())
+    if rules.victory is Victory.ANY_HEAD:
+        for head in heads:
+            status = game_status(head.position)
+            if status.solo:
+                return status.solo
+        return None
+    counts = {
+        power: len({p for h in heads for p, owner in h.position.centres if owner == power})
+        for power in standard().powers
+    }
+    best = max(counts.values())
+    leaders = [p for p, n in counts.items() if n == best]
+    return leaders[0] if best >= SOLO_CENTRES and len(leaders) == 1 else None

@@ -1,0 +1,435 @@
+"""5D Diplomacy: one step of a multiverse, with time travel and forking (MDATC, rule set J).
+
+One step adjudicates every head board.  The movement heads are adjudicated together with
+every past board a new order points at, as one joint model on a spacetime board
+(`solver.multiverse.spacetime`), with the same equations and the same fallback layer as a single
+board.  Boards that those past boards' recorded orders point at, or that point at them,
+take part with their recorded decisions fixed, except for the orders that act on a board
+being re-adjudicated.  Heads advance; a past board forks into a new timeline when a new
+move into it succeeds or when a move into it or a dislodgement on it comes out differently
+from its record.  See docs/multiverse.md.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from topology import Location
+
+from ..cycle.adjustments import adjudicate_adjustments
+from ..cycle.retreats import adjudicate_retreats
+from ..errors import DipsatError
+from ..judge.fallback import settle
+from ..judge.legality import Turn, analyse
+from ..judge.model import Decision, Structure
+from ..judge.resolution import Resolution, resolve
+from ..judge.solve import SolverConfig
+from ..values.calendar import after_movement
+from ..values.orders import (
+    MOVEMENT_ORDERS,
+    Convoy,
+    Disband,
+    Given,
+    Move,
+    Place,
+    Retreat,
+    Waive,
+    spacetime_code,
+)
+from ..values.outcomes import Illegal, Outcome
+from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.rules import DATC_2025, RepeatFork, RuleBook, StepScope
+from .spacetime import BoardKey, spacetime_board
+from .state import (
+    Fork,
+    MBoard,
+    Multiverse,
+    MultiverseStep,
+    Record,
+    _board_name,
+    _board_of,
+    _boards_named,
+    _plain,
+    _recorded,
+    complete,
+    turn_phase,
+)
+
+
+@lru_cache(maxsize=65536)
+def _split(code: str) -> tuple[str, BoardKey]:
+    place = Place.from_location(Location(code))
+    return place.province, (place.timeline, place.turn)
+
+
+MAX_TIMELINES = 1024  # a step's joint turn grows with the timelines; 64 take about 0.2 s
+
+
+# -- one step -----------------------------------------------------------------------------------
+def step(
+    mv: Multiverse,
+    orders: Sequence[Given],
+    rules: RuleBook = DATC_2025,
+    config: SolverConfig | None = None,
+) -> MultiverseStep:
+    """Adjudicate every head board once (see the module docstring)."""
+    if len(mv.origins) > MAX_TIMELINES:
+        raise DipsatError(
+            f"a multiverse of at most {MAX_TIMELINES} timelines is adjudicated; "
+            f"this one has {len(mv.origins)}"
+        )
+    # A step makes many short-lived objects beside a large live multiverse: the cyclic
+    # garbage collector's passes over it cost about a third of a 64-timeline step.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _step(mv, orders, rules, config)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> MultiverseStep:
+    heads = mv.heads()
+    givens = [complete(mv, g, heads) for g in orders]
+    head_keys = {b.key for b in heads.values()}
+    outcomes: list[Outcome | None] = [None] * len(givens)
+    by_head: dict[BoardKey, list[int]] = {k: [] for k in head_keys}
+    for i, given in enumerate(givens):
+        key = _board_of(given.order.unit.place) if not isinstance(given.order, Waive) else None
+        if key in by_head:
+            by_head[key].append(i)
+        else:
+            where = given.order.unit.place if key is not None else "its board"
+            reason = f"only units on a head board take orders; {where} is not on one"
+            outcomes[i] = Outcome(given, "illegal", reason=Illegal(reason))
+
+    boards = {b.key: b for b in mv.boards}
+    new_boards: dict[BoardKey, MBoard] = {}
+    movement_heads = set()
+    one_phase = rules.multiverse_step is StepScope.PHASE
+    for key, indices in sorted(by_head.items()):
+        owed = boards[key].position.phase.kind is not PhaseKind.MOVEMENT
+        settled = _settle_owed(boards[key], givens, indices, outcomes, rules, one_phase)
+        if settled is not boards[key]:
+            new_boards[key] = settled
+            boards[key] = settled
+        if owed and one_phase:
+            for i in indices:
+                if outcomes[i] is None:
+                    why = f"{boards[key].position.phase} comes first"
+                    outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
+        else:
+            movement_heads.add(key)
+    # A head that owes another phase this step takes no part in the movement.
+    elsewhere = head_keys - movement_heads
+    for k in sorted(movement_heads) if elsewhere else ():
+        for i in by_head[k]:
+            busy = sorted(_boards_named(givens[i].order) & elsewhere)
+            if outcomes[i] is None and busy:
+                owed = heads[busy[0][0]].position.phase
+                why = f"{_board_name(busy[0])} settles its {owed} this step"
+                outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
+    moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
+    forks: list[Fork] = []
+    revised: tuple[Outcome, ...] = ()
+    resolution = None
+    if movement_heads:
+        resolution, revised, forks, advanced = _movement(
+            mv, boards, movement_heads, [givens[i] for i in moving], rules, config
+        )
+        for i, outcome in zip(moving, resolution.outcomes[: len(moving)], strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        new_boards.update(advanced)
+
+    merged = {**boards, **new_boards}
+    origins = dict(mv.origins)
+    for fork in forks:
+        origins[fork.timeline] = fork.source
+    after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
+    return MultiverseStep(mv, tuple(outcomes), revised, tuple(forks), after, resolution)
+
+
+def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool) -> MBoard:
+    """Settle the retreat and adjustment phases a head owes, from the orders for them
+    (missing retreats disband, builds not ordered are waived, missing disbands go to civil
+    disorder); orders of those kinds that nothing owes are illegal."""
+    position = head.position
+    waiting = [i for i in indices if not isinstance(givens[i].order, MOVEMENT_ORDERS)]
+    if position.phase.kind is PhaseKind.RETREAT:
+        dislodged = {d.unit.province for d in position.dislodged}
+        mine = [
+            i
+            for i in waiting
+            if isinstance(givens[i].order, Retreat)
+            or (
+                isinstance(givens[i].order, Disband)
+                and givens[i].order.unit.place.province in dislodged
+            )
+        ]
+        done = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine], rules)
+        for i, outcome in zip(mine, done.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        waiting = [i for i in waiting if i not in mine]
+        position = done.after
+    if position.phase.kind is PhaseKind.ADJUSTMENT and not (
+        one_phase and head.position.phase.kind is PhaseKind.RETREAT
+    ):
+        done = adjudicate_adjustments(position, [_plain_given(givens[i]) for i in waiting], rules)
+        for i, outcome in zip(waiting, done.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        waiting = []
+        position = done.after
+    for i in waiting:
+        reason = f"{turn_phase(head.turn)} owes no retreat or adjustment phase"
+        outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(reason))
+    return head if position is head.position else replace(head, position=position)
+
+
+def _plain_given(given: Given) -> Given:
+    return Given(given.power, _plain(given.order))
+
+
+def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, config):
+    origins = mv.origin_map()
+    past = set()
+    for given in givens:
+        past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
+    while True:
+        turn, structure, settled, history, context, every = _joint_turn(
+            boards, heads, past, givens, origins, rules, config
+        )
+        # A board only brought in with its record fixed must be adjudicated again when a
+        # re-adjudicated order that reaches into it comes out differently from its record.
+        spilled = _spilled(turn, settled.values, boards, past, context)
+        if not spilled:
+            break
+        past |= spilled
+    resolution = resolve(turn, structure, settled)
+
+    index = {g: i for i, g in enumerate(every)}
+    revised = tuple(resolution.outcomes[index[g]] for g in history)
+    recorded_moves: dict[Decision, bool] = {}
+    for key in past | context:
+        if boards[key].record is not None:
+            recorded_moves.update(boards[key].record.decisions)
+
+    ordered_now = {c.unit.province for c in resolution.turn.checked[: len(givens)] if c.unit}
+    per_board = _split_results(resolution, ordered_now)
+    advanced: dict[BoardKey, MBoard] = {}
+    records = _records(resolution, heads, len(givens))
+    for key in sorted(heads):
+        head = boards[key]
+        units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
+        nxt = after_movement(
+            head.position.phase, units_after, head.position.centres, dislodged, standoffs
+        )
+        advanced[key] = replace(head, record=records[key])
+        advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
+
+    forks: list[Fork] = []
+    next_timeline = max(t for t, _ in mv.origins) + 1
+    for key in sorted(past, key=lambda k: (k[1], k[0])):
+        if not _changed(resolution, key, recorded_moves):
+            continue
+        board = boards[key]
+        units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
+        start = after_movement(
+            board.position.phase, units_after, board.position.centres, dislodged, standoffs
+        )
+        if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL and any(
+            source == key
+            and boards.get((t, key[1] + 1)) is not None
+            and boards[(t, key[1] + 1)].created == start
+            for t, source in origins.items()
+        ):
+            continue  # this future exists already
+        forks.append(Fork(next_timeline, key))
+        advanced[(next_timeline, key[1] + 1)] = MBoard(
+            next_timeline, key[1] + 1, start, created=start
+        )
+        next_timeline += 1
+    return resolution, revised, forks, advanced
+
+
+def _joint_turn(boards, heads, past, givens, origins, rules, config):
+    """The joint turn of the heads and the past boards to adjudicate again, with the boards
+    their records name as context (recorded decisions fixed), settled."""
+    touched = heads | past
+    # The recorded orders of those past boards: their own and those that acted on them.
+    history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
+    # Boards those orders name take part too, with their recorded decisions.
+    # So do the boards their own recorded orders name, and so on: a recorded move must find
+    # its destination in the joint turn, or the unit would stay where another arrives.
+    context: set[BoardKey] = set()
+    frontier = list(history)
+    while frontier:
+        for k in _boards_named(frontier.pop().order):
+            if k in boards and k not in touched and k not in context:
+                context.add(k)
+                frontier += _recorded(boards[k])
+    joint = touched | context
+    links = set()
+    for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
+        named = sorted(k for k in _boards_named(given.order) if k in joint)
+        links |= {(a, b) for a in named for b in named if a < b}
+    convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
+    for given in givens:
+        if isinstance(given.order, Convoy):
+            key = (given.order.army.place, given.order.dest)
+            convoying.setdefault(key, set()).update(_boards_named(given.order))
+    for named in convoying.values():
+        links |= {(a, b) for a in named for b in named if a < b}
+    st_board = spacetime_board(joint, origins, links)
+
+    units = [
+        Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
+        for key in sorted(joint)
+        for u in boards[key].position.units
+    ]
+    known = [g for k in sorted(context) for g in _recorded(boards[k])]
+    every = list(dict.fromkeys(givens + history + known))
+    fixed = {
+        d: v
+        for key in sorted(context)
+        if boards[key].record is not None
+        for d, v in boards[key].record.decisions.items()
+        if _split(d[1])[1] == key
+    }
+    turn = analyse(Position(SPRING_1901, tuple(units)), every, rules, st_board)
+    structure = Structure.of(turn)
+    # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
+    free = _acting_on(turn, touched)
+    fixed = {d: v for d, v in fixed.items() if d not in free}
+    return turn, structure, settle(structure, config, fixed), history, context, every
+
+
+def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):
+    """Context boards to adjudicate again: the board a re-adjudicated recorded move goes to,
+    and the board of a context move freed because it goes to a re-adjudicated board, when
+    the move comes out differently from its record (a unit would arrive where another stays,
+    or stay where another arrives). A changed support or convoy moves no unit: no spill."""
+    spilled: set[BoardKey] = set()
+    for unit, checked in turn.orders:
+        key = _split(unit.province)[1]
+        if checked is None or (key not in past and key not in context):
+            continue
+        into = {key} if key in context else _boards_named(checked.given.order) & context
+        if not into or into <= spilled:
+            continue
+        recorded = boards[key].record.decisions if boards[key].record is not None else {}
+        d = ("move", unit.province)
+        if d in recorded and values.get(d) != recorded[d]:
+            spilled |= into
+    return spilled
+
+
+def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
+    """Decisions of orders that move into, support into or convoy to a touched board."""
+    free: set[Decision] = set()
+    for unit, checked in turn.orders:
+        if checked is None or checked.dest is None:
+            continue
+        if _split(checked.dest.province)[1] in touched:
+            for kind in ("move", "path", "support", "convoy"):
+                free.add((kind, unit.province))
+    return free
+
+
+def _split_results(resolution: Resolution, ordered_now: set[str]):
+    """Units after the movement, dislodged units and standoffs, by board, on the plain map.
+
+    A unit that went to another board by an order recorded earlier arrived there then, and
+    that arrival made the timeline it lives in: it is not carried into a new fork again."""
+    units: dict[BoardKey, list[Unit]] = {}
+    moved_in = {}
+    for unit, checked in resolution.turn.orders:
+        if resolution.values.get(("move", unit.province), False):
+            moved_in[unit.province] = checked.dest
+    for unit in resolution.turn.position.units:
+        if resolution.values.get(("dislodged", unit.province), False):
+            continue
+        place = moved_in.get(unit.province, unit.location)
+        province, key = _split(place.province)
+        if key != _split(unit.province)[1] and unit.province not in ordered_now:
+            continue
+        units.setdefault(key, []).append(
+            Unit(Location(province, place.coast), unit.type, unit.power)
+        )
+    dislodged: dict[BoardKey, list[DislodgedUnit]] = {}
+    for entry in resolution.dislodged:
+        province, key = _split(entry.unit.province)
+        origin, origin_key = _split(entry.attacker_from)
+        plain = Unit(
+            Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
+        )
+        # An attack from another board leaves no province of this board barred.
+        dislodged.setdefault(key, []).append(
+            DislodgedUnit(plain, origin if origin_key == key else "", entry.by_convoy)
+        )
+    standoffs: dict[BoardKey, set[str]] = {}
+    for code in resolution.standoffs:
+        province, key = _split(code)
+        standoffs.setdefault(key, set()).add(province)
+    keys = set(units) | set(dislodged) | set(standoffs)
+    return {
+        k: (tuple(units.get(k, ())), tuple(dislodged.get(k, ())), frozenset(standoffs.get(k, ())))
+        for k in keys
+    }
+
+
+def _records(resolution: Resolution, heads: set[BoardKey], count: int) -> dict[BoardKey, Record]:
+    """Each head's record: its own new orders and the new orders from other boards that
+    acted on it (moves, supports and convoys into it), with their decisions and outcomes."""
+    mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
+    for i, checked in enumerate(resolution.turn.checked[:count]):
+        boards = {_board_of(checked.given.order.unit.place)}
+        if checked.dest is not None:
+            boards.add(_split(checked.dest.province)[1])
+        for key in boards & heads:
+            mine[key].append(i)
+    decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
+    for d, v in resolution.values.items():
+        key = _split(d[1])[1]
+        if key in decisions:
+            decisions[key][d] = v
+    return {
+        key: Record(
+            tuple(resolution.turn.checked[i].given for i in indices),
+            decisions[key],
+            tuple(resolution.outcomes[i] for i in indices),
+        )
+        for key, indices in mine.items()
+    }
+
+
+def _changed(resolution: Resolution, key: BoardKey, recorded: Mapping[Decision, bool]) -> bool:
+    """Did a move into this past board, or a dislodgement on it, come out differently?"""
+    suffix = f"@{key[0]}:{key[1]}"
+    watched: list[Decision] = []
+    for unit, checked in resolution.turn.orders:
+        moves = checked is not None and isinstance(checked.order, Move)
+        if moves and checked.dest.province.endswith(suffix):
+            watched.append(("move", unit.province))
+        if unit.province.endswith(suffix):
+            watched.append(("dislodged", unit.province))
+    return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
+
+
+def run_steps(
+    position: Position, steps: Sequence[Sequence[Given]], rules: RuleBook = DATC_2025
+) -> list[MultiverseStep]:
+    """Play several steps from a single-board start."""
+    mv = Multiverse.start(position)
+    done = []
+    for orders in steps:
+        result = step(mv, orders, rules)
+        done.append(result)
+        mv = result.after
+    return done
+
+
+__all__ = ["DipsatError", "MBoard", "Multiverse", "MultiverseStep", "Record", "step", "turn_phase"]

@@ -1,0 +1,30 @@
+"""dipsat itself behind the cross-check protocol (`python -m solver.tools.adapters.dipsat`): a
+reference for writing an adapter, and the engine the harness tests run against."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ...errors import DipsatError
+from ..crosscheck.engines import DipsatEngine
+from ..crosscheck.protocol import ProtocolError, read_request
+
+
+def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
+    engine = DipsatEngine()
+    for line in stdin:
+        request_id = None
+        try:
+            data = json.loads(line)
+            request_id = data.get("id") if isinstance(data, dict) else None
+            position, orders = read_request(data)
+            reply = engine.adjudicate(request_id, position, orders)
+        except (json.JSONDecodeError, ProtocolError, DipsatError, AttributeError) as err:
+            reply = {"id": request_id, "error": str(err)}
+        stdout.write(json.dumps(reply) + "\n")
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,191 @@
+"""A cross-check campaign: many turns, both engines, disagreements shrunk and written."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...errors import DipsatError
+from ...values.orders import Given
+from ...values.position import Position
+from .compare import classify, differences
+from .engines import DipsatEngine, engine
+from .generate import random_turns
+from .shrink import case_text, shrink
+
+
+@dataclass
+class Summary:
+    turns: int = 0
+    agreed: int = 0
+    skipped: int = 0
+    classes: Counter = field(default_factory=Counter)
+    cases: dict[str, str] = field(default_factory=dict)  # class -> minimal case text
+    errors: list[str] = field(default_factory=list)
+
+    def merge(self, other: Summary) -> None:
+        self.turns += other.turns
+        self.agreed += other.agreed
+        self.skipped += other.skipped
+        self.classes.update(other.classes)
+        for name, text in other.cases.items():
+            self.cases.setdefault(name, text)
+        self.errors += other.errors[: max(0, 20 - len(self.errors))]
+
+    def as_json(self) -> dict:
+        return {
+            "turns": self.turns,
+            "agreements": self.agreed,
+            "disagreements": sum(self.classes.values()),
+            "skipped": self.skipped,
+            "by_class": dict(sorted(self.classes.items())),
+            "cases": sorted(self.cases),
+            "errors": self.errors,
+        }
+
+
+def check_turns(
+    against: str,
+    turns: Iterable[tuple[str, Position, list[Given]]],
+    timeout: float = 10.0,
+    shrink_cases: bool = True,
+) -> Summary:
+    """Run turns through dipsat and another engine; shrink the first case of each class."""
+    ours, theirs = DipsatEngine(), engine(against, timeout)
+    summary = Summary()
+    try:
+        for name, position, orders in turns:
+            summary.turns += 1
+            try:
+                mine = ours.adjudicate(name, position, orders)
+            except DipsatError as err:
+                summary.errors.append(f"{name}: dipsat: {err}")
+                continue
+            other = theirs.adjudicate(name, position, orders)
+            if "error" in other:
+                summary.skipped += 1
+                if len(summary.errors) < 20:
+                    summary.errors.append(f"{name}: {other['error']}")
+                continue
+            found = differences(mine, other, _convoys(orders))
+            if not found:
+                summary.agreed += 1
+                continue
+            label = classify(position, orders, found)
+            summary.classes[label] += 1
+            if shrink_cases and label not in summary.cases:
+                summary.cases[label] = _minimal(name, label, position, orders, theirs, ours)
+    finally:
+        theirs.close()
+    return summary
+
+
+def _minimal(name, label, position, orders, theirs, ours) -> str:
+    def disagrees(pos: Position, given: list[Given]) -> bool:
+        try:
+            mine = ours.adjudicate(name, pos, given)
+        except DipsatError:
+            return False
+        other = theirs.adjudicate(name, pos, given)
+        if "error" in other:
+            return False
+        found = differences(mine, other, _convoys(given))
+        return bool(found) and classify(pos, given, found) == label
+
+    small, small_orders = shrink(position, orders, disagrees)
+    found = differences(
+        ours.adjudicate(name, small, small_orders), theirs.adjudicate(name, small, small_orders)
+    )
+    return case_text(f"X.{name}", label, small, small_orders, theirs.name, found)
+
+
+def _convoys(orders: list[Given]) -> frozenset[str]:
+    from ...values.orders import Convoy
+
+    return frozenset(
+        g.order.unit.place.province.upper() for g in orders if isinstance(g.order, Convoy)
+    )
+
+
+def _chunk(args: tuple) -> Summary:
+    against, seed, start, stop, timeout = args
+    return check_turns(against, random_turns(seed, start, stop), timeout)
+
+
+def campaign(
+    against: str,
+    turns: int,
+    seed: int,
+    workers: int = 1,
+    dask: str | None = None,
+    timeout: float = 10.0,
+    chunk: int = 250,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Random turns 0..turns-1 of a seed, spread over processes or a Dask cluster."""
+    jobs = [(against, seed, s, min(s + chunk, turns), timeout) for s in range(0, turns, chunk)]
+    total = Summary()
+    if dask:
+        from distributed import Client, as_completed
+
+        client = Client(dask) if dask != "local" else Client(processes=False)
+        try:
+            futures = client.map(_chunk, jobs, pure=False)
+            for future in as_completed(futures):
+                part = future.result()
+                total.merge(part)
+                if progress:
+                    progress(part.turns)
+        finally:
+            client.close()
+    elif workers <= 1:
+        for job in jobs:
+            part = _chunk(job)
+            total.merge(part)
+            if progress:
+                progress(part.turns)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            for part in pool.map(_chunk, jobs):
+                total.merge(part)
+                if progress:
+                    progress(part.turns)
+    return total
+
+
+def write_cases(summary: Summary, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number, (label, text) in enumerate(sorted(summary.cases.items()), start=1):
+        path = out / f"disagreement-{number:02d}.cases"
+        path.write_text(f"# {label}\n{text}", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def recorded_turns(paths: list[str]) -> list[tuple[str, Position, list[Given]]]:
+    """Movement phases from case files (*.cases) and game files (*.json)."""
+    from ...formats.cases import case_files, read_cases
+    from ...formats.mila import read_game
+    from ...values.position import PhaseKind
+
+    turns = []
+    for path in paths:
+        if path.endswith(".json"):
+            game = read_game(path)
+            for phase in game.phases:
+                if phase.phase is not None and phase.phase.kind is PhaseKind.MOVEMENT:
+                    turns.append(
+                        (f"{Path(path).stem}-{phase.name}", phase.position(), list(phase.orders))
+                    )
+            continue
+        for file in case_files([path]):
+            for case in read_cases(file):
+                block = case.movement
+                if block is not None and not case.multiverse:
+                    turns.append((case.id, case.position, [o.given for o in block.orders]))
+    return turns

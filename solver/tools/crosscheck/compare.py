@@ -1,0 +1,163 @@
+"""Comparing two replies, and naming a disagreement by its first differing decision."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+from ...judge.fallback import dependency_graph
+from ...judge.legality import Status, analyse
+from ...judge.model import Decision, Structure, build
+from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
+from ...values.position import Position
+from ...values.rules import DATC_2025, RuleBook
+
+
+def differences(
+    ours: dict, theirs: dict, convoys: frozenset[str] = frozenset()
+) -> dict[str, tuple]:
+    """Per aspect, what differs: results by place, dislodged units, retreat options, units.
+
+    The results of the convoying fleets in `convoys` are left out: engines do not agree on
+    what to call a convoy (DATC: available unless the fleet is dislodged or a paradox rule
+    fails it; MILA: void when the army does not use it), and whether it worked shows in the
+    army's move and the fleet's dislodgement."""
+    found: dict[str, tuple] = {}
+    for place in sorted(set(ours["results"]) | set(theirs["results"])):
+        if place in convoys:
+            continue
+        a, b = ours["results"].get(place), theirs["results"].get(place)
+        if a != b:
+            found[f"result {place}"] = (a, b)
+    for unit in sorted(set(ours["dislodged"]) | set(theirs["dislodged"])):
+        a, b = ours["dislodged"].get(unit), theirs["dislodged"].get(unit)
+        if (a is None) != (b is None):
+            found[f"dislodged {unit}"] = (a is not None, b is not None)
+        elif a != b:
+            found[f"retreats {unit}"] = (a, b)
+    units_a = {u for v in ours["units"].values() for u in v}
+    units_b = {u for v in theirs["units"].values() for u in v}
+    if units_a != units_b:
+        found["units"] = (sorted(units_a - units_b), sorted(units_b - units_a))
+    return found
+
+
+def classify(
+    position: Position,
+    orders: Sequence[Given],
+    found: dict[str, tuple],
+    rules: RuleBook = DATC_2025,
+) -> str:
+    """The kind of the first differing decision, in dependency order, with what makes it
+    special (head-to-head, convoy, coast, a support against one's own unit, ...)."""
+    turn = analyse(position, orders, rules)
+    structure = Structure.of(turn)
+    graph = dependency_graph(build(structure))
+    differing: list[Decision] = []
+    touched = set()
+    for key, (a, b) in found.items():
+        where = key.partition(" ")[2]
+        if where:
+            touched.add(where.split()[-1].split("/")[0].lower())
+        else:  # units that differ
+            touched |= {u.split()[1].split("/")[0].lower() for u in (*a, *b)}
+    # An order dipsat finds invalid or illegal, about a province in question, is the root.
+    for unit, checked in turn.orders:
+        if checked is None or checked.status is Status.ACTIVE:
+            continue
+        dest = checked.dest.province if checked.dest is not None else None
+        if unit.province in touched or dest in touched:
+            kind = type(checked.order).__name__
+            name = "move" if kind == "Move" else "support" if "Support" in kind else "convoy"
+            return f"{name}: {checked.status.value} for dipsat ({_why(checked)})"
+    for key in found:
+        what, _, where = key.partition(" ")
+        if not where:  # the units afterwards: follows from the decisions
+            continue
+        province = where.split()[-1].split("/")[0].lower()
+        checked = structure.order_of.get(province)
+        if what == "result" and checked is not None:
+            kind = {
+                Move: "move",
+                SupportHold: "support",
+                SupportMove: "support",
+                Convoy: "convoy",
+            }.get(type(checked.order))
+            if kind:
+                differing.append((kind, province))
+        elif what in ("dislodged", "retreats"):
+            differing.append(("dislodged" if what == "dislodged" else "retreats", province))
+    if not differing:
+        return "position"
+    known = [d for d in differing if d in graph]
+    first = min(
+        known or differing,
+        key=lambda d: (
+            sum(1 for e in known if e != d and nx.has_path(graph, d, e)) if d in graph else 99,
+            d,
+        ),
+    )
+    return f"{first[0]}: {_feature(structure, first)}"
+
+
+def _why(checked) -> str:
+    """The reason an order is invalid or illegal, in a few words, with the DATC case."""
+    reason = checked.reason
+    if "no convoy was ordered" in reason:
+        via = getattr(checked.order, "via_convoy", False)
+        return (
+            "via convoy, but no convoy is ordered: 6.G.8"
+            if via
+            else "needs a convoy nobody ordered: 6.D.8"
+        )
+    if "is not ordered to move" in reason:
+        return "supports or convoys a move not ordered: 6.D.9, 6.D.27"
+    if "is ordered to move" in reason:
+        return "hold support for a moving unit: 6.D.7"
+    if "already has an order" in reason:
+        return "a second order for the unit: 4.D.3"
+    return reason
+
+
+def _feature(s: Structure, decision: Decision) -> str:
+    kind, p = decision
+    if kind == "move" and p in s.moves:
+        move = s.moves[p]
+        q = move.dest.province
+        if p in s.opposing:
+            against = s.unit_at[q].power
+            if any(s.unit_at[r].power == against for r in s.move_supports.get(p, ())):
+                return "head-to-head, supported by the defender's own power"
+            if any(s.unit_at[r].power == s.unit_at[p].power for r in s.move_supports.get(q, ())):
+                return "head-to-head, the other side supported by this power"
+            return "head-to-head"
+        if move.by_convoy:
+            return "by convoy"
+        if move.dest.coast or s.unit_at[p].location.coast:
+            return "split coast"
+        if q in s.unit_at and any(
+            s.unit_at[r].power == s.unit_at[q].power for r in s.move_supports.get(p, ())
+        ):
+            return "supported by the defender's own power"
+        return "contested province" if len(s.attackers.get(q, ())) > 1 else "attack"
+    if kind == "support" and p in s.supports:
+        cutters = [m for m in s.attackers.get(p, ()) if m in s.routes]
+        if cutters:
+            return "attacked by a convoyed army"
+        supported = s.order_of.get(s.supports[p].target)
+        if supported is not None and supported.status is Status.INVALID:
+            return "supports a move that is invalid"
+        target = s.supports[p].dest
+        if (
+            target is not None
+            and target.province in s.unit_at
+            and s.unit_at[target.province].power == s.unit_at[p].power
+        ):
+            return "supports an attack on its own power's unit"
+        return "support"
+    if kind == "convoy":
+        return "convoy"
+    if kind == "retreats":
+        return "retreat options"
+    return kind

@@ -1,0 +1,79 @@
+"""Shrinking a disagreement to a minimal case, and writing it in the case format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from ...judge.movement import adjudicate
+from ...values.orders import Given
+from ...values.position import Position, location_name
+
+Disagrees = Callable[[Position, Sequence[Given]], bool]
+
+
+def _referenced(orders: Sequence[Given]) -> set[str]:
+    found = set()
+    for given in orders:
+        order = given.order
+        for name in ("unit", "supported", "army"):
+            if hasattr(order, name):
+                found.add(getattr(order, name).place.province)
+        if hasattr(order, "dest"):
+            found.add(order.dest.province)
+    return found
+
+
+def shrink(
+    position: Position, orders: Sequence[Given], disagrees: Disagrees, budget: int = 400
+) -> tuple[Position, list[Given]]:
+    """Drop orders, then units, one at a time while the disagreement persists."""
+    orders = list(orders)
+    tries = 0
+    changed = True
+    while changed and tries < budget:
+        changed = False
+        for i in reversed(range(len(orders))):
+            trial = orders[:i] + orders[i + 1 :]
+            tries += 1
+            if disagrees(position, trial):
+                orders = trial
+                changed = True
+        needed = _referenced(orders)
+        for unit in sorted(position.units, reverse=True):
+            if unit.province in needed:
+                continue
+            trial = replace(position, units=tuple(u for u in position.units if u != unit))
+            tries += 1
+            if disagrees(trial, orders):
+                position = trial
+                changed = True
+    return position, orders
+
+
+def case_text(
+    case_id: str,
+    title: str,
+    position: Position,
+    orders: Sequence[Given],
+    theirs: str,
+    found: dict[str, tuple],
+) -> str:
+    """A case file: the position as set-up lines, the orders with dipsat's outcomes, and
+    what the other engine said, as comments."""
+    resolution = adjudicate(position, orders)
+    lines = [
+        f"case {case_id}: {title}",
+        f"# dipsat and {theirs} disagree; what differs (dipsat, {theirs}):",
+    ]
+    lines += [f"#   {key}: {a} / {b}" for key, (a, b) in found.items()]
+    for unit in position.units:
+        lines.append(f"{unit.power} owns {unit.type.value} {location_name(unit.location)}")
+    by_power: dict[str, list[str]] = {}
+    for outcome in resolution.outcomes:
+        by_power.setdefault(outcome.given.power, []).append(
+            f"{outcome.given.order} => {outcome.label}"
+        )
+    for power, texts in sorted(by_power.items()):
+        lines += ["", f"{power}:", *texts]
+    return "\n".join(lines) + "\n"

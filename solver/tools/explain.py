@@ -1,0 +1,162 @@
+"""What `dipsat adjudicate` shows: every phase of a case with its outcomes and reasons, and
+for a multiverse every step and then the boards one by one.  Plain data, for text or JSON."""
+
+from __future__ import annotations
+
+from topology import Location
+
+from ..cycle.adjustments import AdjustmentResolution
+from ..cycle.game import advance
+from ..formats.cases import Case
+from ..judge.resolution import Resolution
+from ..multiverse.state import Multiverse
+from ..multiverse.step import step
+from ..values.calendar import game_status
+from ..values.orders import timeline_name
+from ..values.outcomes import Outcome
+from ..values.position import Position, location_name
+from ..values.rules import RuleBook
+
+
+def _orders(outcomes: tuple[Outcome, ...]) -> list[dict]:
+    return [
+        {"order": str(o.given), "result": o.label, "reason": str(o.reason) if o.reason else None}
+        for o in outcomes
+    ]
+
+
+def _movement(resolution: Resolution) -> dict:
+    return {
+        "dislodged": [
+            {
+                "unit": str(r.unit),
+                "power": r.unit.power,
+                "from": location_name(Location(r.attacker_from)),
+                "by_convoy": r.by_convoy,
+                "retreats": [location_name(x) for x in r.options],
+            }
+            for r in resolution.dislodged
+        ],
+        "paradoxes": [
+            {"rule": c.rule, "solutions": c.solutions, "core": list(c.labels)}
+            for c in resolution.cores
+        ],
+    }
+
+
+def _units(position: Position) -> list[str]:
+    return [f"{u.power}: {u}" for u in position.units]
+
+
+def explain(case: Case, rules: RuleBook) -> dict:
+    """Adjudicate a case and describe every phase (or every step of a multiverse)."""
+    if case.multiverse:
+        return _explain_multiverse(case, rules)
+    phases = []
+    position = case.position
+    for block in case.blocks:
+        done = advance(position, [o.given for o in block.orders], rules)
+        entry = {"phase": str(position.phase), "orders": _orders(done.outcomes)}
+        if isinstance(done.detail, Resolution):
+            entry.update(_movement(done.detail))
+        if isinstance(done.detail, AdjustmentResolution):
+            entry["civil_disorder"] = [f"{u.power}: {u}" for u in done.detail.civil_disorder]
+        phases.append(entry)
+        position = done.after
+    return {
+        "case": case.id,
+        "title": case.title,
+        "phases": phases,
+        "next_phase": str(position.phase),
+        "units_after": _units(position),
+        "solo": game_status(position).solo,
+        "eliminated": list(game_status(position).eliminated),
+    }
+
+
+def _explain_multiverse(case: Case, rules: RuleBook) -> dict:
+    mv = Multiverse.start(case.position)
+    steps = []
+    for block in case.blocks:
+        done = step(mv, [o.given for o in block.orders], rules)
+        entry = {
+            "orders": _orders(done.outcomes),
+            "revised": _orders(done.revised),
+            "forks": [
+                {
+                    "timeline": timeline_name(f.timeline),
+                    "from": f"{timeline_name(f.source[0])}@{f.source[1]}",
+                }
+                for f in done.forks
+            ],
+        }
+        if done.resolution is not None:
+            entry["paradoxes"] = _movement(done.resolution)["paradoxes"]
+        steps.append(entry)
+        mv = done.after
+    heads = {b.key for b in mv.heads().values()}
+    boards = [
+        {
+            "board": f"{timeline_name(b.timeline)}@{b.turn}",
+            "head": b.key in heads,
+            "phase": str(b.position.phase),
+            "units": _units(b.position),
+            "retreating": [f"{d.unit.power}: {d.unit}" for d in b.position.dislodged],
+        }
+        for b in mv.boards
+    ]
+    return {"case": case.id, "title": case.title, "steps": steps, "boards": boards}
+
+
+def render(data: dict) -> list[str]:
+    """The report as lines of rich markup."""
+    lines = [f"[bold]{data['case']}[/] {data['title']}"]
+
+    def orders(entries: list[dict], indent: str = "  ") -> None:
+        for o in entries:
+            reason = f"  [dim]({o['reason']})[/]" if o["reason"] else ""
+            lines.append(f"{indent}{o['order']}  [cyan]{o['result']}[/]{reason}")
+
+    for phase in data.get("phases", []):
+        lines.append(f" {phase['phase']}")
+        orders(phase["orders"])
+        for d in phase.get("dislodged", []):
+            options = ", ".join(d["retreats"]) or "none: destroyed"
+            lines.append(
+                f"  dislodged: {d['power']} {d['unit']} (attacked from {d['from']}); "
+                f"retreats: {options}"
+            )
+        for p in phase.get("paradoxes", []):
+            lines.append(
+                f"  core ({p['rule']}, {p['solutions']} solutions): " + "; ".join(p["core"])
+            )
+        if phase.get("civil_disorder"):
+            lines.append("  civil disorder removes: " + ", ".join(phase["civil_disorder"]))
+    if "units_after" in data:
+        units = ", ".join(data["units_after"]) or "no units"
+        lines.append(f" then {data['next_phase']}: {units}")
+        if data["solo"]:
+            lines.append(f" [bold]{data['solo']} has won with 18 centres[/]")
+        if data["eliminated"]:
+            lines.append(" eliminated: " + ", ".join(data["eliminated"]))
+    for number, entry in enumerate(data.get("steps", []), start=1):
+        lines.append(f" step {number}")
+        orders(entry["orders"])
+        if entry["revised"]:
+            lines.append("  adjudicated again:")
+            orders(entry["revised"], "    ")
+        for f in entry["forks"]:
+            lines.append(f"  [magenta]timeline {f['timeline']} forks from {f['from']}[/]")
+        for p in entry.get("paradoxes", []):
+            lines.append(
+                f"  core ({p['rule']}, {p['solutions']} solutions): " + "; ".join(p["core"])
+            )
+    if "boards" in data:
+        lines.append(" multiverse:")
+        for b in data["boards"]:
+            head = " [bold](head)[/]" if b["head"] else ""
+            units = ", ".join(b["units"]) or "no units"
+            lines.append(f"  {b['board']}{head} {b['phase']}: {units}")
+            if b["retreating"]:
+                lines.append(f"    retreating: {', '.join(b['retreating'])}")
+    return lines

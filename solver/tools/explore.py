@@ -1,0 +1,200 @@
+"""The paradox explorer: every consistent resolution of each dependency core, laid out.
+
+The bare equations of a turn are solved without any fallback.  Each strongly connected
+core of the dependency graph is enumerated with what it depends on settled: how many
+consistent resolutions it has (0, 1 or more), which decisions differ between them, what
+kind of core it is, and which resolution each named edition picks, and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from topology import Board
+
+from ..judge.fallback import _cores_upstream_first, dependency_graph, settle
+from ..judge.legality import analyse
+from ..judge.model import Decision, Structure, build
+from ..judge.movement import adjudicate
+from ..judge.solve import SolverConfig, solutions
+from ..values.orders import Given
+from ..values.position import Position
+from ..values.rules import EDITIONS, RuleBook
+
+MAX_RESOLUTIONS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class EditionChoice:
+    picks: int | None  # index into the core's resolutions, or None
+    rule: str  # how that edition settled it: unique, szykman, unresolved, no cycle ...
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoreReport:
+    decisions: tuple[Decision, ...]
+    labels: tuple[str, ...]
+    orders: tuple[str, ...]
+    resolutions: tuple[dict[Decision, bool], ...]
+    kind: str  # circular movement, convoy paradox, other
+    editions: dict[str, EditionChoice]
+    capped: bool = False  # MAX_RESOLUTIONS found: none listed (a partial list is arbitrary)
+
+    @property
+    def solutions(self) -> int:
+        return len(self.resolutions)
+
+    @property
+    def differing(self) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if len({r[d] for r in self.resolutions}) > 1)
+
+
+def _kind(core: Sequence[Decision]) -> str:
+    kinds = {k for k, _ in core}
+    if "convoy" in kinds:
+        return "convoy paradox"
+    if kinds <= {"move", "dislodged"}:
+        return "circular movement"
+    return "other"
+
+
+def explore(
+    position: Position,
+    orders: Sequence[Given],
+    rules: RuleBook,
+    board: Board | None = None,
+    recorded: Mapping[Decision, bool] | None = None,
+    editions: Mapping[str, RuleBook] = EDITIONS,
+    config: SolverConfig | None = None,
+) -> list[CoreReport]:
+    """Lay out every core of the turn under `rules` (legality and equations) and what each
+    edition makes of it."""
+    config = config or SolverConfig()
+    turn = analyse(position, orders, rules, board)
+    structure = Structure.of(turn)
+    settled = settle(structure, config, recorded)
+    graph = dependency_graph(build(structure, settled.recorded))
+    by_edition = {
+        name: adjudicate(position, orders, book, config, board, recorded)
+        for name, book in editions.items()
+    }
+    reports = []
+    for core in _cores_upstream_first(graph):
+        if set(core) <= settled.recorded.keys():
+            continue
+        upstream = nx.descendants(graph, core[0]) - set(core)
+        fixed = {d: v for d, v in settled.values.items() if d in _cores_values(upstream, graph)}
+        fixed.update(settled.recorded)
+        scope = (set(core) | upstream) - fixed.keys()
+        found = solutions(build(structure, fixed, sorted(scope)), MAX_RESOLUTIONS, config)
+        capped = len(found) >= MAX_RESOLUTIONS
+        resolutions = () if capped else tuple({d: s[d] for d in core} for s in found)
+        unique = list(dict.fromkeys(tuple(sorted(r.items())) for r in resolutions))
+        resolutions = tuple(dict(r) for r in unique)
+        labels = tuple(structure.label(d) for d in core)
+        order_texts = tuple(
+            sorted(
+                {
+                    str(structure.order_of[p].order)
+                    for _, p in core
+                    if structure.order_of.get(p) is not None
+                }
+            )
+        )
+        choices = {
+            name: _choice(core, resolutions, resolution) for name, resolution in by_edition.items()
+        }
+        reports.append(
+            CoreReport(tuple(core), labels, order_texts, resolutions, _kind(core), choices, capped)
+        )
+    return reports
+
+
+def _cores_values(upstream: set[Decision], graph: nx.DiGraph) -> set[Decision]:
+    """The upstream decisions that lie on cycles themselves (settled by the base rules);
+    acyclic upstream decisions are left to the equations."""
+    cyclic = set()
+    for component in nx.strongly_connected_components(graph.subgraph(upstream)):
+        first = next(iter(component))
+        if len(component) > 1 or graph.has_edge(first, first):
+            cyclic |= component
+    return cyclic
+
+
+def _choice(core, resolutions, resolution) -> EditionChoice:
+    values = resolution.values
+    mine = next((c for c in resolution.cores if set(c.decisions) & set(core)), None)
+    if any(d not in values for d in core):
+        return EditionChoice(None, "different orders", "its legality rules give other orders")
+    picked = {d: values[d] for d in core}
+    index = next((i for i, r in enumerate(resolutions) if r == picked), None)
+    if mine is None:
+        return EditionChoice(index, "no cycle", "its convoy-cut rule breaks the cycle")
+    if mine.unresolved:
+        return EditionChoice(None, "unresolved", "the rule book gives no answer")
+    why = {
+        "unique": "the one consistent resolution",
+        "szykman": "Szykman: the convoys of the paradox fail",
+        "circular movement": "circular movement: all its moves succeed",
+        "all hold": "all hold: the moves of the paradox fail",
+        "dptg": "DPTG: the resolution in which all its convoys fail",
+        "all fail": "its moves and supports fail",
+    }.get(mine.rule, mine.rule)
+    return EditionChoice(index, mine.rule, why)
+
+
+def report_json(reports: list[CoreReport], labels: Mapping[Decision, str] | None = None) -> dict:
+    return {
+        "cores": [
+            {
+                "orders": list(r.orders),
+                "decisions": list(r.labels),
+                "solutions": r.solutions,
+                "capped": r.capped,
+                "kind": r.kind,
+                "differing": [r.labels[r.decisions.index(d)] for d in r.differing],
+                "resolutions": [
+                    {r.labels[i]: res[d] for i, d in enumerate(r.decisions)}
+                    for res in r.resolutions
+                ],
+                "editions": {
+                    name: {"picks": c.picks, "rule": c.rule, "why": c.why}
+                    for name, c in r.editions.items()
+                },
+            }
+            for r in reports
+        ]
+    }
+
+
+def explore_case(case, rules: RuleBook) -> list[tuple[str, list[CoreReport]]]:
+    """Explore every movement phase of a case (every step of a multiverse case)."""
+    from ..cycle.game import advance
+    from ..multiverse.state import Multiverse
+    from ..multiverse.step import step
+
+    found = []
+    if case.multiverse:
+        mv = Multiverse.start(case.position)
+        for number, block in enumerate(case.blocks, start=1):
+            done = step(mv, [o.given for o in block.orders], rules)
+            if done.resolution is not None:
+                turn = done.resolution.turn
+                givens = [c.given for c in turn.checked]
+                reports = explore(
+                    turn.position, givens, rules, turn.board, done.resolution.recorded
+                )
+                found.append((f"step {number}", reports))
+            mv = done.after
+        return found
+    position = case.position
+    for block in case.blocks:
+        givens = [o.given for o in block.orders]
+        if block.kind.value == "movement":
+            found.append((str(position.phase), explore(position, givens, rules)))
+        position = advance(position, givens, rules).after
+    return found

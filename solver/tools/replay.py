@@ -1,0 +1,182 @@
+"""Replay recorded games: adjudicate every phase from its recorded state and compare.
+
+How a position is built: the transition from phase i to phase i+1 starts from the recorded
+state of phase i, never from our own result, so one mismatch does not spread.  A retreat
+phase needs what the files do not keep: where each dislodged unit's attacker came from,
+whether it came by convoy, and which provinces a standoff left empty.  These come from our
+own adjudication of the movement phase just before, whose result (retreat options
+included) was itself compared with the recorded retreat state.  A recorded dislodged unit
+that our adjudication did not dislodge cannot be rebuilt: that transition is a mismatch
+that says so.
+
+Compared: units (type, place, coast), dislodged units with their retreat options, centre
+owners and the phase name (not against the end marker COMPLETED).  The last phase has no
+successor, so it is no transition.  A dislodged unit with nowhere to go stays in our retreat
+phase with no options, as in the files, and that phase disbands it: the same outcome as a
+unit destroyed in the movement phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cycle.game import Step, advance
+from ..errors import DipsatError
+from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
+from ..judge.resolution import Resolution
+from ..values.position import DislodgedUnit, PhaseKind, Position
+from ..values.rules import DATC_2025, RuleBook
+
+KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A transition whose result differs from the record: per aspect, what only the record
+    has (`expected`) and what only we produced (`produced`)."""
+
+    file: str
+    phase: str
+    next: str
+    kind: str
+    expected: dict[str, list[str]]
+    produced: dict[str, list[str]]
+    note: str | None = None
+
+    def as_json(self) -> dict:
+        data = {
+            "file": self.file,
+            "phase": self.phase,
+            "next": self.next,
+            "kind": self.kind,
+            "expected": self.expected,
+            "produced": self.produced,
+        }
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """A game file, or one of its phases, that could not be replayed."""
+
+    file: str
+    phase: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}: {self.phase}" if self.phase else self.file
+        return f"{where}: {self.message}"
+
+    def as_json(self) -> dict:
+        return {"file": self.file, "phase": self.phase, "message": self.message}
+
+
+def _counts() -> dict[str, dict[str, int]]:
+    return {kind: {"transitions": 0, "matched": 0, "mismatched": 0} for kind in KINDS.values()}
+
+
+@dataclass
+class ReplayReport:
+    games: int = 0
+    by_kind: dict[str, dict[str, int]] = field(default_factory=_counts)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    errors: list[ReplayError] = field(default_factory=list)
+
+    @property
+    def transitions(self) -> int:
+        return sum(c["transitions"] for c in self.by_kind.values())
+
+    @property
+    def matched(self) -> int:
+        return sum(c["matched"] for c in self.by_kind.values())
+
+    @property
+    def mismatched(self) -> int:
+        return sum(c["mismatched"] for c in self.by_kind.values())
+
+    def as_json(self) -> dict:
+        return {
+            "games": self.games,
+            "transitions": self.transitions,
+            "matched": self.matched,
+            "mismatched": self.mismatched,
+            "by_kind": self.by_kind,
+            "mismatches": [m.as_json() for m in self.mismatches],
+            "errors": [e.as_json() for e in self.errors],
+        }
+
+
+def replay(paths: Iterable[str | Path], rules: RuleBook = DATC_2025) -> ReplayReport:
+    """Replay every game file; a malformed file is reported and the others still run."""
+    report = ReplayReport()
+    for path in paths:
+        try:
+            game = read_game(path)
+        except GameFileError as error:
+            report.errors.append(ReplayError(error.path, error.phase, error.message))
+            continue
+        replay_game(game, rules, report)
+    return report
+
+
+def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
+    """Adjudicate each recorded phase that has a successor and add the verdicts to `report`."""
+    report.games += 1
+    previous: Step | None = None
+    for here, there in zip(game.phases, game.phases[1:], strict=False):
+        assert here.phase is not None  # the end marker is always last
+        kind = KINDS[here.phase.kind]
+        counts = report.by_kind[kind]
+        position, note = start_position(here, previous)
+        previous = None
+        if position is not None:
+            try:
+                previous = advance(position, here.orders, rules)
+            except DipsatError as error:
+                report.errors.append(ReplayError(game.path, here.name, str(error)))
+                continue
+            expected, produced = there.snapshot.compare(
+                snapshot(previous.after, rules), with_phase=there.phase is not None
+            )
+        else:
+            expected, produced = {}, {}
+        counts["transitions"] += 1
+        if note is None and not expected and not produced:
+            counts["matched"] += 1
+            continue
+        counts["mismatched"] += 1
+        report.mismatches.append(
+            Mismatch(game.path, here.name, there.name, kind, expected, produced, note)
+        )
+
+
+def start_position(
+    here: RecordedPhase, previous: Step | None
+) -> tuple[Position | None, str | None]:
+    """The position to adjudicate, or None and why it cannot be built."""
+    assert here.phase is not None
+    if here.phase.kind is not PhaseKind.RETREAT:
+        return here.position(), None
+    before = previous.before.phase if previous is not None else None
+    if (
+        previous is None
+        or not isinstance(previous.detail, Resolution)
+        or before is None
+        or (before.year, before.season) != (here.phase.year, here.phase.season)
+    ):
+        return None, f"no adjudicated movement phase before {here.name} to rebuild it from"
+    ours = {r.unit: r for r in previous.detail.dislodged}
+    dislodged = []
+    for unit, _ in here.retreats:
+        found = ours.get(unit)
+        if found is None:
+            return None, (
+                f"{unit.power.upper()} *{unit_text(unit)} was not dislodged by our "
+                f"adjudication of {before.code}"
+            )
+        dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
+    return here.position(tuple(dislodged), previous.detail.standoffs), None

@@ -1,0 +1,161 @@
+"""Scenes to draw: the phases of a case, one consistent resolution of a paradox core, the
+outcome each edition reaches."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from ..checker.equations import check_resolution
+from ..cycle.game import advance
+from ..errors import DipsatError
+from ..formats.cases import Case
+from ..formats.mila import Game
+from ..judge.model import Decision
+from ..judge.movement import adjudicate
+from ..judge.resolution import Resolution, Retreating
+from ..judge.retreat_options import retreat_options
+from ..multiverse.state import MultiverseStep
+from ..multiverse.step import run_steps
+from ..render.board import Scene
+from ..render.multiverse import step_element
+from ..render.svg import to_text
+from ..values.orders import Given
+from ..values.position import PhaseKind, Position
+from ..values.rules import EDITIONS, RuleBook
+from .replay import start_position
+
+
+def case_scenes(case: Case, rules: RuleBook) -> list[Scene]:
+    """Each phase of a standard case adjudicated under ``rules``, one scene per block."""
+    scenes = []
+    position = case.position
+    for block in case.blocks:
+        scene, position = played_scene(
+            position, [o.given for o in block.orders], rules, f"{case.id} {case.title}"
+        )
+        scenes.append(scene)
+    return scenes
+
+
+def played_scene(
+    position: Position, orders: Sequence[Given], rules: RuleBook, title: str = ""
+) -> tuple[Scene, Position]:
+    """A phase adjudicated: its scene (with the units that must retreat and where they may
+    go), and the position after it."""
+    step = advance(position, orders, rules)
+    if isinstance(step.detail, Resolution):
+        retreating = step.detail.dislodged
+    else:
+        retreating = awaiting(position, rules)
+    return Scene(position, tuple(orders), step.outcomes, retreating, title), step.after
+
+
+def pending_scene(
+    position: Position, orders: Sequence[Given], rules: RuleBook, title: str = ""
+) -> Scene:
+    """A phase not adjudicated yet: its orders drawn as pending."""
+    return Scene(position, tuple(orders), None, awaiting(position, rules), title)
+
+
+def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
+    """In a retreat phase, each dislodged unit with the places it may retreat to."""
+    if position.phase.kind is not PhaseKind.RETREAT:
+        return ()
+    return tuple(
+        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, None, rules))
+        for d in position.dislodged
+    )
+
+
+def recorded_scene(game: Game, step: int | None, rules: RuleBook) -> Scene:
+    """Phase ``step`` (from 1; by default the last played) of a recorded game (MILA JSON),
+    adjudicated under ``rules`` from the position the file records for it; a retreat phase
+    is rebuilt from our adjudication of the movement before it, as `dipsat replay` does."""
+    phases = game.phases[:-1]  # the last entry is the state the game ended in
+    number = len(phases) if step is None else step
+    if not 1 <= number <= len(phases):
+        raise DipsatError(f"{game.path}: --step {number}: the game has {len(phases)} phase(s)")
+    previous = None
+    for here in phases[: number - 1]:
+        position, _ = start_position(here, previous)
+        previous = advance(position, here.orders, rules) if position is not None else None
+    here = phases[number - 1]
+    position, why = start_position(here, previous)
+    if position is None:
+        raise DipsatError(f"{game.path}: {here.name}: {why}")
+    name = Path(game.path).name
+    title = f"{name}: {here.name}, phase {number} of {len(phases)}"
+    scene, _ = played_scene(position, here.orders, rules, title)
+    return scene
+
+
+def resolution_scene(
+    scene: Scene, rules: RuleBook, values: dict[Decision, bool], title: str = ""
+) -> Scene | None:
+    """The scene adjudicated with one consistent resolution of a core kept as given, or None
+    when the adjudicator cannot reproduce it with every equation holding."""
+    try:
+        resolution = adjudicate(scene.position, scene.orders, rules, recorded=values)
+    except DipsatError:
+        return None
+    if any(resolution.values.get(d) != v for d, v in values.items()):
+        return None
+    if check_resolution(replace(resolution, recorded={})):  # the core's equations hold too
+        return None
+    return Scene(scene.position, scene.orders, resolution.outcomes, resolution.dislodged, title)
+
+
+def edition_scenes(scene: Scene) -> list[tuple[tuple[str, ...], Scene]]:
+    """The movement scene as each edition adjudicates it: one scene per distinct outcome,
+    with the editions that reach it (in edition order), titled by them."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    drawn: dict[tuple[str, ...], Resolution] = {}
+    for name, book in EDITIONS.items():
+        try:
+            resolution = adjudicate(scene.position, scene.orders, book)
+        except DipsatError:
+            continue
+        key = tuple(o.label for o in resolution.outcomes)
+        groups.setdefault(key, []).append(name)
+        drawn.setdefault(key, resolution)
+    return [
+        (
+            tuple(names),
+            Scene(
+                scene.position,
+                scene.orders,
+                drawn[key].outcomes,
+                drawn[key].dislodged,
+                ", ".join(names),
+            ),
+        )
+        for key, names in groups.items()
+    ]
+
+
+def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
+    """Every step of a multiverse case, played in order."""
+    return run_steps(case.position, [[o.given for o in b.orders] for b in case.blocks], rules)
+
+
+def multiverse_case_element(
+    case: Case,
+    rules: RuleBook,
+    step: int | None = None,
+    prefix: str = "",
+    legend: bool = True,
+    share: bool = True,
+) -> ET.Element:
+    """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
+    steps = case_steps(case, rules)
+    number = len(steps) if step is None else step
+    if not 1 <= number <= len(steps):
+        raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
+    return step_element(case, steps, number, prefix, legend, share)
+
+
+def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:
+    return to_text(multiverse_case_element(case, rules, step))

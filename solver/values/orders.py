@@ -1,0 +1,235 @@
+"""Typed orders for every phase: plain immutable values, printed in DATC notation.
+
+An order names its unit by place and (optionally) type; the power that gives it travels
+beside it (`Given`).  Nothing here looks at a position: whether an order is legal is decided
+later (`solver.judge.legality`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from topology import Location, UnitType, standard
+
+
+def timeline_name(index: int) -> str:
+    """Timeline 0 is 'a', 25 is 'z', 26 is 'aa' (the letter notation of the MDATC)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def timeline_index(name: str) -> int:
+    """Inverse of `timeline_name`."""
+    index = 0
+    for letter in name:
+        index = index * 26 + (ord(letter) - ord("a") + 1)
+    return index - 1
+
+
+def spacetime_code(province: str, timeline: int, turn: int) -> str:
+    """The province code of a province on a multiverse board: 'mun@1:0' (timeline 1, turn 0)."""
+    return f"{province}@{timeline}:{turn}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place:
+    """A province with optional coast and, in the multiverse, optional board coordinates."""
+
+    province: str
+    coast: str | None = None
+    timeline: int | None = None
+    turn: int | None = None
+
+    @property
+    def location(self) -> Location:
+        return Location(self.province, self.coast)
+
+    @classmethod
+    def from_location(cls, location: Location) -> Place:
+        """The place of a location, decoding a spacetime code ('mun@1:0')."""
+        province, at, board = location.province.partition("@")
+        if not at:
+            return cls(province, location.coast)
+        timeline, _, turn = board.partition(":")
+        return cls(province, location.coast, int(timeline), int(turn))
+
+    def with_board(self, timeline: int | None, turn: int | None) -> Place:
+        """Fill the coordinates that are missing (MDATC default rules)."""
+        if self.timeline is not None and self.turn is not None:
+            return self
+        return replace(
+            self,
+            timeline=self.timeline if self.timeline is not None else timeline,
+            turn=self.turn if self.turn is not None else turn,
+        )
+
+    def __str__(self) -> str:
+        text = standard().province(self.province).name
+        if self.coast:
+            text += f"({self.coast})"
+        if self.timeline is not None:
+            text = f"{timeline_name(self.timeline)}-{text}"
+        if self.turn is not None:
+            text += f"@{self.turn}"
+        return text
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class UnitRef:
+    """A unit as an order names it: type (may be omitted, DATC 4.C.1) and place."""
+
+    place: Place
+    type: UnitType | None = None
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.place}" if self.type else str(self.place)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    unit: UnitRef
+
+    def __str__(self) -> str:
+        return f"{self.unit} Holds"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit: UnitRef
+    dest: Place
+    via_convoy: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.unit} - {self.dest}" + (" via Convoy" if self.via_convoy else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    unit: UnitRef
+    supported: UnitRef
+
+    def __str__(self) -> str:
+        return f"{self.unit} Supports {self.supported}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    unit: UnitRef
+    supported: UnitRef
+    dest: Place
+
+    def __str__(self) -> str:
+        return f"{self.unit} Supports {self.supported} - {self.dest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    unit: UnitRef
+    army: UnitRef
+    dest: Place
+
+    def __str__(self) -> str:
+        return f"{self.unit} Convoys {self.army} - {self.dest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit: UnitRef
+    dest: Place
+
+    def __str__(self) -> str:
+        return f"{self.unit} Retreats to {self.dest}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    """Disband in a retreat phase, or remove in an adjustment phase."""
+
+    unit: UnitRef
+
+    def __str__(self) -> str:
+        return f"Disband {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    unit: UnitRef
+
+    def __str__(self) -> str:
+        return f"Build {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """Decline one build (DATC 4.D.7)."""
+
+    def __str__(self) -> str:
+        return "Waive"
+
+
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+RetreatOrder = Retreat | Disband
+AdjustmentOrder = Build | Disband | Waive
+Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """An order together with the power that gave it (None when the text did not say)."""
+
+    power: str | None
+    order: Order
+
+    def __str__(self) -> str:
+        return f"{self.power}: {self.order}" if self.power else str(self.order)
+
+
+def named_places(order: Order) -> list[Place]:
+    """Every place an order names: its unit's, the supported or convoyed unit's, the
+    destination (none for a waived build)."""
+    if isinstance(order, Waive):
+        return []
+    found = [order.unit.place]
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None:
+            found.append(ref.place)
+    dest = getattr(order, "dest", None)
+    if dest is not None:
+        found.append(dest)
+    return found
+
+
+def apply_board_defaults(order: Order, timeline: int | None, turn: int | None) -> Order:
+    """Fill omitted multiverse coordinates by the MDATC 2.B default rules.
+
+    The ordered unit takes the season of the header; a supported-to-hold unit the
+    supporter's; a move destination (own or supported) the moving unit's.
+    """
+    if isinstance(order, Waive):
+        return order
+    unit = replace(order.unit, place=order.unit.place.with_board(timeline, turn))
+    here = unit.place
+    match order:
+        case Move(dest=dest):
+            return replace(order, unit=unit, dest=dest.with_board(here.timeline, here.turn))
+        case Retreat(dest=dest):
+            return replace(order, unit=unit, dest=dest.with_board(here.timeline, here.turn))
+        case SupportHold(supported=sup):
+            sup = replace(sup, place=sup.place.with_board(here.timeline, here.turn))
+            return replace(order, unit=unit, supported=sup)
+        case SupportMove(supported=sup, dest=dest):
+            sup = replace(sup, place=sup.place.with_board(here.timeline, here.turn))
+            there = sup.place
+            dest = dest.with_board(there.timeline, there.turn)
+            return replace(order, unit=unit, supported=sup, dest=dest)
+        case Convoy(army=army, dest=dest):
+            army = replace(army, place=army.place.with_board(here.timeline, here.turn))
+            dest = dest.with_board(army.place.timeline, army.place.turn)
+            return replace(order, unit=unit, army=army, dest=dest)
+    return replace(order, unit=unit)

@@ -1,0 +1,159 @@
+"""Immutable positions: the phase, the units, centre owners and units awaiting retreat."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from topology import Location, UnitType
+
+from ..errors import DipsatError
+from .orders import Place
+
+
+class Season(enum.Enum):
+    SPRING = "Spring"
+    FALL = "Fall"
+    WINTER = "Winter"
+
+
+class PhaseKind(enum.Enum):
+    MOVEMENT = "movement"
+    RETREAT = "retreat"
+    ADJUSTMENT = "adjustment"
+
+
+_SEASONS = {
+    "s": Season.SPRING,
+    "spring": Season.SPRING,
+    "f": Season.FALL,
+    "fall": Season.FALL,
+    "autumn": Season.FALL,
+    "w": Season.WINTER,
+    "winter": Season.WINTER,
+}
+_KINDS = {
+    "m": PhaseKind.MOVEMENT,
+    "movement": PhaseKind.MOVEMENT,
+    "moves": PhaseKind.MOVEMENT,
+    "r": PhaseKind.RETREAT,
+    "retreat": PhaseKind.RETREAT,
+    "retreats": PhaseKind.RETREAT,
+    "a": PhaseKind.ADJUSTMENT,
+    "adjustment": PhaseKind.ADJUSTMENT,
+    "adjustments": PhaseKind.ADJUSTMENT,
+    "builds": PhaseKind.ADJUSTMENT,
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    year: int
+    season: Season = field(compare=False)
+    kind: PhaseKind = field(compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.season.value} {self.year} {self.kind.value}"
+
+    @property
+    def code(self) -> str:
+        """The MILA phase code, e.g. 'S1901M'."""
+        return f"{self.season.value[0]}{self.year}{self.kind.value[0].upper()}"
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
+        text = text.strip()
+        short = re.fullmatch(r"([SFWsfw])(\d{4})([MRAmra])", text)
+        if short:
+            season, year, kind = short.groups()
+        else:
+            words = text.lower().replace(",", " ").split()
+            if len(words) != 3 or not words[1].isdigit():
+                raise DipsatError(
+                    f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
+                )
+            season, year, kind = words
+        try:
+            return cls(int(year), _SEASONS[season.lower()], _KINDS[kind.lower()])
+        except KeyError as err:
+            raise DipsatError(
+                f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
+            ) from err
+
+
+SPRING_1901 = Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Unit:
+    location: Location
+    type: UnitType
+    power: str
+
+    def __str__(self) -> str:
+        return f"{self.type._value_} {location_name(self.location)}"  # _value_: no descriptor
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+
+@lru_cache(maxsize=8192)
+def location_name(location: Location) -> str:
+    """'St Petersburg(nc)', or 'b-Munich@1' on a spacetime board: as orders write places."""
+    return str(Place.from_location(location))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class DislodgedUnit:
+    """A unit awaiting retreat, with where its attacker came from."""
+
+    unit: Unit
+    attacker_from: str
+    by_convoy: bool = False
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board at one phase.  Collections are sorted tuples so equal positions compare equal."""
+
+    phase: Phase
+    units: tuple[Unit, ...] = ()
+    centres: tuple[tuple[str, str], ...] = ()  # (province, owner power), sorted by province
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
+    _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+    _memo: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # units stand in distinct provinces, so their places alone order them
+        units = tuple(
+            sorted(self.units, key=lambda u: (u.location.province, u.location.coast or ""))
+        )
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "centres", tuple(sorted(self.centres)))
+        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        seen: dict[str, Unit] = {}
+        for unit in self.units:
+            province = unit.location.province
+            if province in seen:
+                raise DipsatError(f"two units in one province: {seen[province]} and {unit}")
+            seen[province] = unit
+        object.__setattr__(self, "_by_province", seen)
+        object.__setattr__(self, "_memo", {})
+
+    def derived(self, key, compute):
+        """A value computed from this (immutable) position once and kept with it."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def unit_in(self, province: str) -> Unit | None:
+        """The unit standing in a province (any coast), or None."""
+        return self._by_province.get(province)
+
+    def owner(self, province: str) -> str | None:
+        return dict(self.centres).get(province)

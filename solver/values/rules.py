@@ -1,0 +1,300 @@
+"""Rule books: one named policy per disputed issue of DATC chapter 4, as an immutable value.
+
+Named editions follow the DATC's account of each rulebook: `1971`, `1982`, `2000`, `2023`,
+`2025` (the DATC v3.2 preferences, the default) and `dptg`, plus `webdiplomacy` for the site
+the shared real games were played on.  A custom rule book is a small TOML file:
+
+    base = "2025"
+    [policies]
+    convoy_paradox = "all-hold"
+
+Every policy is explained, with the cases that show it, in docs/rules.md.
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from ..errors import CaseFormatError, DipsatError
+
+
+class MultiRoute(enum.Enum):
+    """4.A.1: a convoy with several routes."""
+
+    ALL_ROUTES = "all-routes"  # disrupted only when every route is (1982 and later)
+    ANY_ROUTE = "any-route"  # disrupted when any route is (1971)
+
+
+class ConvoyCut(enum.Enum):
+    """4.A.2: which supports a convoyed army does not cut (the editions' paradox clauses)."""
+
+    ALWAYS = "always"  # it cuts as any attack does (the Szykman and DPTG editions)
+    RULE_1971 = "1971"  # not a support for an attack on a fleet convoying it
+    RULE_1982 = "1982"  # not a support of any action in a sea holding a fleet convoying it
+    RULE_2000 = "2000"  # not a support for an attack on a fleet necessary for its convoy
+
+
+class ConvoyParadox(enum.Enum):
+    """4.A.2: what settles a convoy paradox that is left after the cut rule."""
+
+    SZYKMAN = "szykman"  # the convoys of the paradox fail
+    ALL_HOLD = "all-hold"  # every move of the paradox fails
+    DPTG = "dptg"  # the resolution disrupting all its convoys, if one does; else all hold
+    NONE = "none"  # the rulebook gives no answer: reported as an unresolved paradox
+
+
+class ConvoyToAdjacent(enum.Enum):
+    """4.A.3: when does an army moving to an adjacent province go by convoy?"""
+
+    OWN_FLEET_OR_VIA = "own-fleet-or-via"  # its own power convoys it, or "via convoy" (2025)
+    ANY_FLEET = "any-fleet"  # whenever a fleet of any power convoys it (1971: kidnapping)
+    VIA_ONLY = "via-only"  # only when its order says "via convoy" (DPTG, webDiplomacy)
+
+
+class DislodgedPrevent(enum.Enum):
+    """4.A.7: does a dislodged unit still bounce others in its attacker's province?"""
+
+    UNLESS_HEAD_TO_HEAD = "unless-head-to-head"  # it loses that only in a head-to-head battle
+    NEVER = "never"  # a unit dislodged from the province it attacks never bounces there
+
+
+class UnreachableCoast(enum.Enum):
+    """4.B.3: a move to a coast it cannot reach while the other coast is reachable."""
+
+    ILLEGAL = "illegal"
+    IGNORED = "ignored"
+
+
+class SupportCoast(enum.Enum):
+    """4.B.4: a support that leaves the coast open when both coasts are possible."""
+
+    ANY = "any"  # legal for both coasts
+    OWN_UNIT = "own-unit"  # legal only when supporting one's own unit
+    ILLEGAL = "illegal"
+
+
+class WrongCoast(enum.Enum):
+    """4.B.5 and 4.B.6: a wrong but unneeded, or an unknown, coast."""
+
+    IGNORED = "ignored"
+    ILLEGAL = "illegal"
+
+
+class SeveralOrders(enum.Enum):
+    """4.D.3: several orders to one unit."""
+
+    FIRST = "first"  # the first (legal) order counts (2025)
+    NONE = "none"  # the orders are illegal and the unit holds
+
+
+class CivilDisorder(enum.Enum):
+    """4.D.8: which units go when a power orders too few disbands."""
+
+    OWNED_CENTRES = "owned-centres"  # 2023/2025: farthest from an owned centre, any border
+    HOME_CENTRES = "home-centres"  # 1971/1982: farthest from a home centre, fleets by sea
+
+
+class StepScope(enum.Enum):
+    """Multiverse: what a step does to a head board that owes a retreat or adjustment."""
+
+    TURN = "turn"  # settle the owed phases first, then take part in the movement
+    PHASE = "phase"  # settle one owed phase and stop: one phase per head, as in a game
+
+
+class RepeatFork(enum.Enum):
+    """Multiverse: a past board that already forked changes again."""
+
+    NEW_TIMELINE = "new-timeline"  # always a new timeline (rule set J's implementation)
+    REUSE_IDENTICAL = "reuse-identical"  # not if an earlier fork of it starts the same
+
+
+class Victory(enum.Enum):
+    """Multiverse: who wins."""
+
+    ANY_HEAD = "any-head"  # 18 centres on some head board
+    DISTINCT_CENTRES = "distinct-centres"  # 18 distinct centres over all heads, alone on top
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBook:
+    name: str
+    multi_route: MultiRoute = MultiRoute.ALL_ROUTES  # 4.A.1
+    convoy_cut: ConvoyCut = ConvoyCut.ALWAYS  # 4.A.2
+    convoy_paradox: ConvoyParadox = ConvoyParadox.SZYKMAN  # 4.A.2
+    convoy_to_adjacent: ConvoyToAdjacent = ConvoyToAdjacent.OWN_FLEET_OR_VIA  # 4.A.3
+    brannan: bool = False  # 4.A.4: a convoyed attack comes from the last fleet
+    retreat_to_convoy_origin: bool = True  # 4.A.5
+    dislodged_prevent: DislodgedPrevent = DislodgedPrevent.UNLESS_HEAD_TO_HEAD  # 4.A.7
+    single_coast_default: bool = True  # 4.B.2: no coast given, one reachable: that one
+    unreachable_coast: UnreachableCoast = UnreachableCoast.ILLEGAL  # 4.B.3
+    support_coast: SupportCoast = SupportCoast.ANY  # 4.B.4
+    wrong_coast: WrongCoast = WrongCoast.IGNORED  # 4.B.5, 4.B.6
+    several_orders: SeveralOrders = SeveralOrders.FIRST  # 4.D.3
+    civil_disorder: CivilDisorder = CivilDisorder.OWNED_CENTRES  # 4.D.8
+    multiverse_step: StepScope = StepScope.TURN
+    repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
+    victory: Victory = Victory.ANY_HEAD
+
+
+DATC_2025 = RuleBook("2025")
+_OLD = {
+    "retreat_to_convoy_origin": False,
+    "civil_disorder": CivilDisorder.HOME_CENTRES,
+}
+EDITIONS: dict[str, RuleBook] = {
+    "1971": RuleBook(
+        "1971",
+        multi_route=MultiRoute.ANY_ROUTE,
+        convoy_cut=ConvoyCut.RULE_1971,
+        convoy_paradox=ConvoyParadox.NONE,
+        convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
+        **_OLD,
+    ),
+    "1982": RuleBook(
+        "1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE, **_OLD
+    ),
+    "2000": RuleBook(
+        "2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE, **_OLD
+    ),
+    "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
+    "2025": DATC_2025,
+    "dptg": RuleBook(
+        "dptg",
+        convoy_paradox=ConvoyParadox.DPTG,
+        convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
+        **_OLD,
+    ),
+}
+WEBDIPLOMACY = RuleBook(
+    "webdiplomacy",
+    convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
+    civil_disorder=CivilDisorder.HOME_CENTRES,
+)
+RULE_BOOKS = {**EDITIONS, "webdiplomacy": WEBDIPLOMACY}
+POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
+
+
+def rule_book(name: str) -> RuleBook:
+    """A named rule book, or one read from a TOML file; unknown names list the known ones."""
+    if name in RULE_BOOKS:
+        return RULE_BOOKS[name]
+    path = Path(name)
+    if path.suffix == ".toml" or path.exists():
+        return load_rule_book(path)
+    raise DipsatError(
+        f"unknown rule book {name!r}; known: {', '.join(RULE_BOOKS)}, or a .toml file"
+    )
+
+
+def load_rule_book(path: Path) -> RuleBook:
+    """A custom rule book: `base = EDITION` and a `[policies]` table of changes."""
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise CaseFormatError(f"cannot read: {err.strerror}", where, 0) from err
+    except tomllib.TOMLDecodeError as err:
+        raise CaseFormatError(f"not valid TOML: {err}", where, 0) from err
+    unknown = set(data) - {"base", "name", "policies"}
+    if unknown:
+        raise CaseFormatError(
+            f"unknown key {sorted(unknown)[0]!r}; expected base, name and [policies]", where
+        )
+    base_name = data.get("base", "2025")
+    if base_name not in RULE_BOOKS:
+        raise CaseFormatError(
+            f"base {base_name!r} is no edition; known: {', '.join(RULE_BOOKS)}", where
+        )
+    book = replace(RULE_BOOKS[base_name], name=str(data.get("name", path.stem)))
+    changes = {}
+    for key, value in data.get("policies", {}).items():
+        policy = POLICIES.get(key.replace("-", "_"))
+        if policy is None:
+            raise CaseFormatError(
+                f"unknown policy {key!r}; known: {', '.join(sorted(POLICIES))}", where
+            )
+        changes[policy.name] = _policy_value(policy, value, where)
+    return replace(book, **changes)
+
+
+def policy_table(book: RuleBook) -> dict[str, str | bool]:
+    """Every policy of a rule book by name, as JSON would keep it (true/false, or the
+    option's name); `from_policy_table` reads it back."""
+    return {
+        name: value if isinstance(value := getattr(book, name), bool) else value.value
+        for name in POLICIES
+    }
+
+
+def from_policy_table(name: str, table: dict, where: str) -> RuleBook:
+    """A rule book from a complete table of policies (`policy_table`).
+
+    Raises:
+        CaseFormatError: a policy is missing, unknown or set to a value it does not take.
+    """
+    missing = sorted(POLICIES.keys() - table.keys())
+    unknown = sorted(table.keys() - POLICIES.keys())
+    if missing or unknown:
+        raise CaseFormatError(
+            f"expected every policy once; missing: {', '.join(missing) or 'none'}; "
+            f"unknown: {', '.join(unknown) or 'none'}",
+            where,
+        )
+    values = {key: _policy_value(POLICIES[key], value, where) for key, value in table.items()}
+    return RuleBook(name, **values)
+
+
+def is_edition(book: RuleBook) -> bool:
+    """True for a rule book that is one of the named ones, unchanged."""
+    return RULE_BOOKS.get(book.name) == book
+
+
+def _policy_value(policy, value, where: str):
+    kind = eval_type(policy.type)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise CaseFormatError(f"{policy.name}: expected true or false, found {value!r}", where)
+        return value
+    choices = [m.value for m in kind]
+    if value not in choices:
+        raise CaseFormatError(
+            f"{policy.name}: expected one of {', '.join(choices)}, found {value!r}", where
+        )
+    return kind(value)
+
+
+_TYPES = {
+    cls.__name__: cls
+    for cls in (
+        MultiRoute,
+        ConvoyCut,
+        ConvoyParadox,
+        ConvoyToAdjacent,
+        DislodgedPrevent,
+        UnreachableCoast,
+        SupportCoast,
+        WrongCoast,
+        SeveralOrders,
+        CivilDisorder,
+        StepScope,
+        RepeatFork,
+        Victory,
+    )
+}
+
+
+def eval_type(name: str):
+    """The policy type named in a dataclass annotation (annotations are strings here)."""
+    return bool if name == "bool" else _TYPES[name]
+
+
+def describe(book: RuleBook) -> dict[str, str]:
+    """Every policy of a rule book by name, as TOML would write it."""
+    out = {}
+    for name in POLICIES:
+        value = getattr(book, name)
+        out[name] = str(value).lower() if isinstance(value, bool) else value.value
+    return out
