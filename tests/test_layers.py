@@ -86,8 +86,7 @@ def test_every_module_imports_only_from_the_layers_below(path):
     wrong = sorted(
         m
         for m in imports(path)
-        if m.startswith(("solver", "topology"))
-        and not within(m, allowed)
+        if (m.startswith(("solver", "topology")) and not within(m, allowed))
         or (layer == "solver" and m.startswith("solver.cli"))
     )
     assert not wrong, f"{module} ({layer}) imports {wrong}"

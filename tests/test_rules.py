@@ -56,8 +56,8 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     and says so, in the report, its JSON, the terminal and the page."""
     from typer.testing import CliRunner
 
-    from solver.tools import explore as module
     from solver.cli import app
+    from solver.tools import explore as module
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
     monkeypatch.setattr("solver.cli.MAX_RESOLUTIONS", 2)

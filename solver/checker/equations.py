@@ -14,9 +14,9 @@ from collections import deque
 from topology import Kind, UnitType
 
 from ..judge.legality import Checked, Status
-from ..judge.resolution import Resolution
 from ..judge.routes import minimal_routes
 from ..values.orders import Convoy, Move, SupportHold, SupportMove
+from ..values.resolution import Resolution
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
 
 _RULE_VALUE = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -12,7 +12,7 @@ from topology import Kind, Location, UnitType, standard
 from ..errors import DipsatError
 from ..values.calendar import adjustment, after_adjustment, owned_centres
 from ..values.orders import Build, Disband, Given, Waive
-from ..values.outcomes import Illegal, Outcome
+from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import PhaseKind, Position, Unit
 from ..values.rules import DATC_2025, CivilDisorder, RuleBook
 
@@ -40,15 +40,15 @@ def adjudicate_adjustments(
     disbanded: list[Unit] = []
     outcomes: list[Outcome] = []
     for given in orders:
-        verdict, unit = _judge(position, given, allowance, used, built, disbanded)
-        if verdict in ("illegal", "fails"):
-            outcomes.append(Outcome(given, verdict, reason=Illegal(unit)))
+        result, done = _judge(position, given, allowance, used, built, disbanded)
+        if isinstance(done, Illegal):
+            outcomes.append(Outcome(given, result, reason=done))
             continue
-        outcomes.append(Outcome(given, "succeeds"))
-        if isinstance(given.order, Build):
-            built.append(unit)
-        elif isinstance(given.order, Disband):
-            disbanded.append(unit)
+        outcomes.append(Outcome(given, Result.SUCCEEDS))
+        if isinstance(given.order, Build) and done is not None:
+            built.append(done)
+        elif isinstance(given.order, Disband) and done is not None:
+            disbanded.append(done)
     automatic: list[Unit] = []
     for power in board.powers:
         owed = -allowance[power] - used[power] if allowance[power] < 0 else 0
@@ -63,57 +63,72 @@ def adjudicate_adjustments(
     )
 
 
-def _judge(position, given, allowance, used, built, disbanded) -> tuple[str, object]:
-    """('succeeds', unit) or ('illegal' | 'fails', why); counts a success against the allowance."""
+def _judge(
+    position: Position,
+    given: Given,
+    allowance: Mapping[str, int],
+    used: dict[str, int],
+    built: Sequence[Unit],
+    disbanded: Sequence[Unit],
+) -> tuple[Result, Unit | Illegal | None]:
+    """(SUCCEEDS, the unit built or disbanded, None for a waive), or (ILLEGAL or FAILS, why);
+    a success counts against the power's allowance."""
     board = standard()
     order = given.order
     power = given.power
+
+    def illegal(code: Illegality, *names: object) -> tuple[Result, Illegal]:
+        return Result.ILLEGAL, Illegal.because(code, *names)
+
+    def fails(code: Illegality, *names: object) -> tuple[Result, Illegal]:
+        return Result.FAILS, Illegal.because(code, *names)
+
     if not isinstance(order, Build | Disband | Waive):
-        return "illegal", "not an order for an adjustment phase"
+        return illegal(Illegality.NOT_AN_ADJUSTMENT_ORDER)
     if power is None:
-        return "illegal", "the order does not say which power gives it"
+        return illegal(Illegality.NO_POWER)
     if isinstance(order, Disband):
         unit = position.unit_in(order.unit.place.province)
         if unit is None or unit.power != power:
-            return "illegal", f"{power} has no unit in {order.unit.place}"
+            return illegal(Illegality.NO_UNIT_OF_POWER, power, order.unit.place)
         if unit in disbanded:
-            return "illegal", f"{unit} is already disbanded"
+            return illegal(Illegality.ALREADY_DISBANDED, unit)
         if used[power] >= -allowance[power]:
-            return "illegal", f"{power} has no more units to disband"
+            return illegal(Illegality.NO_MORE_DISBANDS, power)
         used[power] += 1
-        return "succeeds", unit
+        return Result.SUCCEEDS, unit
     if used[power] >= allowance[power]:
-        return "illegal", f"{power} has no more builds"
+        return illegal(Illegality.NO_MORE_BUILDS, power)
     if isinstance(order, Waive):
         used[power] += 1
-        return "succeeds", None
+        return Result.SUCCEEDS, None
     place = order.unit.place
     province = board.province(place.province)
     if place.province not in board.home_centres(power):
-        return "illegal", f"{province.name} is not a home centre of {power}"
+        return illegal(Illegality.NOT_A_HOME_CENTRE, province.name, power)
     if position.owner(place.province) != power:
-        return "illegal", f"{power} does not own {province.name}"
+        return illegal(Illegality.NOT_OWNED, power, province.name)
     if position.unit_in(place.province) is not None or any(
         u.province == place.province for u in built
     ):
-        return "illegal", f"{province.name} is occupied"
+        return illegal(Illegality.OCCUPIED, province.name)
     unit_type = order.unit.type
     if unit_type is None:
         if province.kind is not Kind.LAND:
-            return "fails", "a build on the coast must say army or fleet"  # 4.C.3
+            return fails(Illegality.BUILD_TYPE_NEEDED)  # 4.C.3
         unit_type = UnitType.ARMY
     coast = None
     if unit_type is UnitType.FLEET:
         if province.kind is Kind.LAND:
-            return "illegal", f"a fleet cannot be built inland in {province.name}"
+            return illegal(Illegality.FLEET_BUILT_INLAND, province.name)
         if province.coasts:
             if place.coast is None:
-                return "fails", f"a fleet in {province.name} needs a coast"  # 6.B.14
+                return fails(Illegality.BUILD_COAST_NEEDED, province.name)  # 6.B.14
             if place.coast not in province.coasts:
-                return "illegal", f"{province.name} has no {place.coast} coast"
+                return illegal(Illegality.NO_COAST_TO_BUILD, province.name, place.coast)
             coast = place.coast
     used[power] += 1
-    return "succeeds", Unit(Location(place.province, coast), unit_type, power)
+    return Result.SUCCEEDS, Unit(Location(place.province, coast), unit_type, power)
 
 
 def civil_disorder(

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..judge.movement import adjudicate
-from ..judge.resolution import Resolution
 from ..judge.solve import SolverConfig
 from ..values.calendar import GameStatus, game_status
 from ..values.orders import Given
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind, Position
+from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook
 from .adjustments import AdjustmentResolution, adjudicate_adjustments
 from .retreats import RetreatResolution, adjudicate_retreats

@@ -12,7 +12,7 @@ from ..errors import DipsatError
 from ..judge.retreat_options import retreat_options
 from ..values.calendar import season_over
 from ..values.orders import Disband, Given, Retreat
-from ..values.outcomes import Bounced, Illegal, Outcome
+from ..values.outcomes import Bounced, Illegal, Illegality, Outcome, Result
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
 from ..values.rules import DATC_2025, RuleBook
 
@@ -33,23 +33,22 @@ def adjudicate_retreats(
     board = standard()
     pending = {d.unit.province: d for d in position.dislodged}
     chosen: dict[str, tuple[int, Retreat | Disband]] = {}
-    verdicts: list[str | None] = []
+    verdicts: list[Illegal | None] = []
     for index, given in enumerate(orders):
         order = given.order
         if not isinstance(order, Retreat | Disband):
-            verdicts.append("not a retreat-phase order: only retreats and disbands")
+            verdicts.append(Illegal.because(Illegality.NOT_A_RETREAT_ORDER))
             continue
         entry = pending.get(order.unit.place.province)
         if entry is None:
-            verdicts.append(
-                f"no dislodged unit in {board.province(order.unit.place.province).name}"
-            )
+            name = board.province(order.unit.place.province).name
+            verdicts.append(Illegal.because(Illegality.NOT_DISLODGED, name))
         elif given.power is not None and given.power != entry.unit.power:
-            verdicts.append(f"the dislodged unit belongs to {entry.unit.power}")
+            verdicts.append(Illegal.because(Illegality.FOREIGN_DISLODGED, entry.unit.power))
         elif entry.unit.province in chosen:
-            verdicts.append(f"{entry.unit} already has an order")
+            verdicts.append(Illegal.because(Illegality.SECOND_ORDER, entry.unit))
         elif isinstance(order, Retreat) and _target(board, position, entry, order, rules) is None:
-            verdicts.append(f"{entry.unit} cannot retreat to {order.dest}")
+            verdicts.append(Illegal.because(Illegality.RETREAT_NOT_ALLOWED, entry.unit, order.dest))
         else:
             chosen[entry.unit.province] = (index, order)
             verdicts.append(None)
@@ -62,17 +61,18 @@ def adjudicate_retreats(
     outcomes = []
     moved: dict[str, Unit] = {}
     for index, given in enumerate(orders):
-        if verdicts[index] is not None:
-            outcomes.append(Outcome(given, "illegal", reason=Illegal(verdicts[index])))
+        verdict = verdicts[index]
+        if verdict is not None:
+            outcomes.append(Outcome(given, Result.ILLEGAL, reason=verdict))
             continue
         province = given.order.unit.place.province
         if isinstance(given.order, Disband):
-            outcomes.append(Outcome(given, "succeeds"))
+            outcomes.append(Outcome(given, Result.SUCCEEDS))
         elif crowded[targets[province].province] > 1:
             outcomes.append(
                 Outcome(
                     given,
-                    "fails",
+                    Result.FAILS,
                     reason=Bounced(
                         tuple(
                             str(pending[p].unit)
@@ -85,7 +85,7 @@ def adjudicate_retreats(
         else:
             unit = pending[province].unit
             moved[province] = Unit(targets[province], unit.type, unit.power)
-            outcomes.append(Outcome(given, "succeeds"))
+            outcomes.append(Outcome(given, Result.SUCCEEDS))
     disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
     after = season_over(position.phase, position.units + tuple(moved.values()), position.centres)
     return RetreatResolution(tuple(outcomes), disbanded, after)

@@ -15,28 +15,13 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ..values.decisions import CONVOY, MOVE, SUPPORT, Decision
+from ..values.outcomes import BackupRule
+from ..values.resolution import Core
 from ..values.rules import ConvoyParadox
-from .model import Decision, Structure, TurnModel, build
+from .model import Structure, TurnModel, build
 from .propagate import propagate
 from .solve import SolverConfig, solutions, solve_one
-
-
-@dataclass(frozen=True, slots=True)
-class Core:
-    """A dependency cycle and how it was settled."""
-
-    decisions: tuple[Decision, ...]
-    solutions: int  # consistent resolutions of the core itself: 0, 1 or 2 (= two or more)
-    rule: str  # "unique", "szykman", "circular movement", "all fail"
-    labels: tuple[str, ...] = ()
-
-    @property
-    def is_paradox(self) -> bool:
-        return self.rule != "unique"
-
-    @property
-    def unresolved(self) -> bool:
-        return self.rule == "unresolved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,18 +119,18 @@ def settle(
             continue
         labels = tuple(structure.label(d) for d in core)
         if all(d in trusted for d in core):  # settled by propagation: its only resolution
-            cores.append(Core(core, 1, "unique", labels))
+            cores.append(Core(core, 1, BackupRule.UNIQUE, labels))
             continue
         scope = (set(core) | nx.descendants(graph, core[0])) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), limit=2, config=config)
         if len(found) == 1:
             fixed.update({d: found[0][d] for d in core})
-            cores.append(Core(core, 1, "unique", labels))
+            cores.append(Core(core, 1, BackupRule.UNIQUE, labels))
             continue
         rule, name = _backup(structure, core, scope, fixed, len(found), config)
         cores.append(Core(core, len(found), name, labels))
         fixed.update(rule)
-        if name != "dptg":  # the DPTG picks a consistent resolution; the others overrule
+        if name.overrules:  # the DPTG picks a consistent resolution; the others overrule
             forced.update(rule)
         # What is left of the core may still hold cycles of its own: examine them first.
         rest = [d for d in core if d not in fixed]
@@ -185,26 +170,34 @@ def _upstream_known(
     return {d: v for d, v in known.items() if d not in seen}
 
 
-def _backup(structure: Structure, core, scope, fixed, count: int, config):
+def _backup(
+    structure: Structure,
+    core: tuple[Decision, ...],
+    scope: set[Decision],
+    fixed: Mapping[Decision, bool],
+    count: int,
+    config: SolverConfig,
+) -> tuple[dict[Decision, bool], BackupRule]:
     """The backup rule for a core without exactly one resolution: the values it sets, and
-    its name."""
-    convoys = [d for d in core if d[0] == "convoy"]
+    which rule it is."""
+    convoys = [d for d in core if d[0] is CONVOY]
+    moves = [d for d in core if d[0] is MOVE]
     policy = structure.rules.convoy_paradox
     if convoys and policy is ConvoyParadox.DPTG:
         many = solutions(build(structure, fixed, sorted(scope)), limit=64, config=config)
         disrupting = [s for s in many if not any(s[c] for c in convoys)]
         if len(disrupting) == 1:  # the resolution in which all its convoys fail
-            return {d: disrupting[0][d] for d in core}, "dptg"
-        return {d: False for d in core if d[0] == "move"}, "all hold"
+            return {d: disrupting[0][d] for d in core}, BackupRule.DPTG
+        return dict.fromkeys(moves, False), BackupRule.ALL_HOLD
     if convoys and policy is ConvoyParadox.SZYKMAN:
-        return {d: False for d in convoys}, "szykman"
+        return dict.fromkeys(convoys, False), BackupRule.SZYKMAN
     if convoys:
         # all hold, or no answer: the moves of the paradox fail; with no answer the orders
         # of the core are reported as unresolved
-        name = "all hold" if policy is ConvoyParadox.ALL_HOLD else "unresolved"
-        return {d: False for d in core if d[0] == "move"}, name
-    rule = {d: True for d in core if d[0] == "move"}
-    trial = build(structure, {**fixed, **rule}, sorted(scope - rule.keys()))
+        rule = BackupRule.ALL_HOLD if policy is ConvoyParadox.ALL_HOLD else BackupRule.UNRESOLVED
+        return dict.fromkeys(moves, False), rule
+    succeed = dict.fromkeys(moves, True)
+    trial = build(structure, {**fixed, **succeed}, sorted(scope - succeed.keys()))
     if solutions(trial, limit=1, config=config):
-        return rule, "circular movement"
-    return {d: False for d in core if d[0] in ("move", "support")}, "all fail"
+        return succeed, BackupRule.CIRCULAR_MOVEMENT
+    return {d: False for d in core if d[0] in (MOVE, SUPPORT)}, BackupRule.ALL_FAIL

@@ -25,6 +25,7 @@ from ..values.orders import (
     SupportHold,
     SupportMove,
 )
+from ..values.outcomes import Illegal, Illegality, Invalid, Invalidity
 from ..values.position import Position, Unit, location_name
 from ..values.rules import (
     DATC_2025,
@@ -52,7 +53,7 @@ class Checked:
     given: Given
     unit: Unit | None
     status: Status
-    reason: str = ""
+    reason: Illegal | Invalid | None = None
     dest: Location | None = None  # where a move, supported move or convoy goes (board key)
     target: str | None = None  # the supported unit's or convoyed army's province (board key)
     by_convoy: bool = False  # a move that goes by convoy (4.A.3 decided here)
@@ -131,53 +132,54 @@ def _move_problem(
     coast: str | None,
     exclude: str | None = None,
     rules: RuleBook = DATC_2025,
-) -> tuple[str, Location | None, bool]:
-    """Why a move by `unit` to dest is impossible ('' if possible), its settled destination,
-    and whether it can only go by convoy."""
+) -> tuple[Illegal | None, Location | None, bool]:
+    """Why a move by `unit` to dest is impossible (None if possible), its settled
+    destination, and whether it can only go by convoy."""
     province = board.province(dest)
     if dest == unit.province:
-        return "a unit cannot move to its own province", None, False
+        return Illegal.because(Illegality.OWN_PROVINCE), None, False
     if coast is not None and coast not in province.coasts:  # 4.B.6: an irrelevant coast
         if rules.wrong_coast is WrongCoast.ILLEGAL:
-            return f"{province.name} has no coast {coast} for this unit", None, False
+            return Illegal.because(Illegality.NO_SUCH_COAST, province.name, coast), None, False
         coast = None
     if unit.type is UnitType.ARMY:
         if province.kind is Kind.SEA:
-            return "an army cannot move to sea", None, False
+            return Illegal.because(Illegality.ARMY_TO_SEA), None, False
         if coast is not None and rules.wrong_coast is WrongCoast.ILLEGAL:
-            return "an army does not move to a coast", None, False
+            return Illegal.because(Illegality.ARMY_TO_COAST), None, False
         if board.army_adjacent(unit.province, dest):
-            return "", Location(dest), False
+            return None, Location(dest), False
         fleets = _fleets(position, board) - {exclude}
         if has_route(board, unit.province, dest, fleets):
-            return "", Location(dest), True
-        return f"{province.name} is not adjacent and no fleets could convoy there", None, False
+            return None, Location(dest), True
+        return Illegal.because(Illegality.UNREACHABLE, province.name), None, False
     if province.kind is Kind.LAND:
-        return "a fleet cannot move inland", None, False
+        return Illegal.because(Illegality.FLEET_INLAND), None, False
     reach = _coasts_towards(board, unit.location, dest)
     if not reach:
         here = location_name(unit.location)
-        return f"a fleet in {here} cannot reach {province.name}", None, False
+        return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, province.name), None, False
     if not province.coasts:
-        return "", Location(dest), False
+        return None, Location(dest), False
     if coast is not None:
         if coast in reach:
-            return "", Location(dest, coast), False
+            return None, Location(dest, coast), False
         if rules.unreachable_coast is UnreachableCoast.IGNORED and len(reach) == 1:
-            return "", Location(dest, reach[0]), False  # 4.B.3 (a)
+            return None, Location(dest, reach[0]), False  # 4.B.3 (a)
         here = location_name(unit.location)
-        return f"a fleet in {here} cannot reach {province.name}({coast})", None, False
+        target = f"{province.name}({coast})"
+        return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, target), None, False
     if len(reach) == 1 and rules.single_coast_default:  # 4.B.2
-        return "", Location(dest, reach[0]), False
-    return f"the coast of {province.name} must be given", Location(dest), False
+        return None, Location(dest, reach[0]), False
+    return Illegal.because(Illegality.COAST_NEEDED, province.name), Location(dest), False
 
 
 def _judge(board: Board, position: Position, index: int, given: Given, rules: RuleBook) -> Checked:
     """Legality of one order, from the board alone."""
     order = given.order
 
-    def illegal(reason: str, unit: Unit | None = None) -> Checked:
-        return Checked(index, given, unit, Status.ILLEGAL, reason)
+    def illegal(code: Illegality, *names: object, unit: Unit | None = None) -> Checked:
+        return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *names))
 
     def find(place: Place) -> tuple[str | None, Unit | None]:
         key = key_of(board, place)
@@ -185,12 +187,12 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
 
     if not isinstance(order, MOVEMENT_ORDERS):
         unit = find(order.unit.place)[1] if hasattr(order, "unit") else None
-        return illegal("not an order for a movement phase", unit)
+        return illegal(Illegality.NOT_A_MOVEMENT_ORDER, unit=unit)
     key, unit = find(order.unit.place)
     if unit is None:
-        return illegal(f"there is no unit in {order.unit.place}")
+        return illegal(Illegality.NO_UNIT, order.unit.place)
     if given.power is not None and given.power != unit.power:
-        return illegal(f"the unit in {_name(board, key)} belongs to {unit.power}", unit)
+        return illegal(Illegality.FOREIGN_UNIT, _name(board, key), unit.power, unit=unit)
     written = order.unit.place.coast
     if (
         rules.wrong_coast is WrongCoast.ILLEGAL
@@ -198,16 +200,16 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
         and written != unit.location.coast
         and not isinstance(order, Move)
     ):  # 4.B.5 (a); a move keeps the 6.B.11 reading below
-        return illegal(f"{unit} is not on the {written} coast", unit)
+        return illegal(Illegality.NOT_ON_THAT_COAST, unit, written, unit=unit)
     if isinstance(order, Hold):
         return Checked(index, given, unit, Status.ACTIVE)
     dest = key_of(board, order.dest) if not isinstance(order, SupportHold) else None
     if dest is None and not isinstance(order, SupportHold):
-        return illegal(f"there is no board for {order.dest}", unit)
+        return illegal(Illegality.NO_SUCH_BOARD, order.dest, unit=unit)
     match order:
         case Move(via_convoy=via):
             if via and unit.type is UnitType.FLEET:
-                return illegal("only armies can be convoyed", unit)
+                return illegal(Illegality.FLEET_CONVOYED, unit=unit)
             coast = order.dest.coast
             problem, settled, needs_convoy = _move_problem(
                 board, position, unit, dest, coast, rules=rules
@@ -229,18 +231,18 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
                         given,
                         unit,
                         Status.ACTIVE,
-                        f"the fleet is on the {unit.location.coast} coast",
+                        Invalid.because(Invalidity.ON_OTHER_COAST, unit.location.coast),
                         dest=settled,
                         reachable=False,
                     )
             if problem:
-                return illegal(problem, unit)
+                return Checked(index, given, unit, Status.ILLEGAL, problem)
             if (
                 via
                 and not needs_convoy
                 and not has_route(board, unit.province, dest, _fleets(position, board))
             ):
-                return illegal(f"no fleets could convoy to {_name(board, dest)}", unit)
+                return illegal(Illegality.NO_CONVOY_ROUTE, _name(board, dest), unit=unit)
             return Checked(
                 index,
                 given,
@@ -254,30 +256,30 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
         case SupportHold(supported=ref) | SupportMove(supported=ref):
             _, target = find(ref.place)
             if target is None:
-                return illegal(f"there is no unit in {ref.place} to support", unit)
+                return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place, unit=unit)
             if target is unit:
-                return illegal("a unit cannot support itself", unit)
+                return illegal(Illegality.SUPPORTS_ITSELF, unit=unit)
             if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
                 None,
                 target.location.coast,
             ):  # 4.B.5 (a): the wrong coast of the supported unit
-                return illegal(f"{target} is not on the {ref.place.coast} coast", unit)
+                return illegal(Illegality.NOT_ON_THAT_COAST, target, ref.place.coast, unit=unit)
             into = dest if isinstance(order, SupportMove) else target.province
             if not _can_reach(board, unit, into):
-                return illegal(f"{unit} cannot reach {_name(board, into)}", unit)
+                return illegal(Illegality.SUPPORT_OUT_OF_REACH, unit, _name(board, into), unit=unit)
             settled = None
             if isinstance(order, SupportMove):
                 problem, settled, _ = _move_problem(
                     board, position, target, dest, order.dest.coast, unit.province, rules
                 )
-                if problem.startswith("the coast of"):  # 4.B.4: the support leaves it open
+                if problem is not None and problem.code is Illegality.COAST_NEEDED:  # 4.B.4
                     open_coast = rules.support_coast
                     if open_coast is SupportCoast.ANY or (
                         open_coast is SupportCoast.OWN_UNIT and target.power == unit.power
                     ):
-                        problem = ""
+                        problem = None
                 if problem:
-                    return illegal(f"the supported move is impossible: {problem}", unit)
+                    return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem, unit=unit)
                 settled = Location(dest, order.dest.coast)
             return Checked(index, given, unit, Status.ACTIVE, dest=settled, target=target.province)
         case Convoy(army=ref):
@@ -285,19 +287,16 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
                 unit.type is not UnitType.FLEET
                 or board.province(unit.province).kind is not Kind.SEA
             ):
-                return illegal("only a fleet at sea can convoy", unit)
+                return illegal(Illegality.CONVOY_NOT_AT_SEA, unit=unit)
             _, army = find(ref.place)
             if army is None or army.type is not UnitType.ARMY:
-                return illegal(f"there is no army in {ref.place} to convoy", unit)
+                return illegal(Illegality.NOTHING_TO_CONVOY, ref.place, unit=unit)
             if army.province == dest:
-                return illegal("a unit cannot move to its own province", unit)
+                return illegal(Illegality.OWN_PROVINCE, unit=unit)
             routes = minimal_routes(board, army.province, dest, _fleets(position, board))
             if not any(unit.province in route for route in routes):
-                return illegal(
-                    f"{unit} is on no convoy route from {_name(board, army.province)} to "
-                    f"{_name(board, dest)}",
-                    unit,
-                )
+                origin, goal = _name(board, army.province), _name(board, dest)
+                return illegal(Illegality.OFF_ROUTE, unit, origin, goal, unit=unit)
             return Checked(
                 index, given, unit, Status.ACTIVE, dest=Location(dest), target=army.province
             )
@@ -342,7 +341,9 @@ def analyse(
             continue
         if in_force[checked.unit.province] is not None:  # DATC 4.D.3: the first counts
             judged[i] = replace(
-                checked, status=Status.ILLEGAL, reason=f"{checked.unit} already has an order"
+                checked,
+                status=Status.ILLEGAL,
+                reason=Illegal.because(Illegality.SECOND_ORDER, checked.unit),
             )
             if checked.unit not in several:
                 several.append(checked.unit)
@@ -352,7 +353,9 @@ def analyse(
         for unit in several:
             first = in_force[unit.province]
             judged[first.index] = replace(
-                first, status=Status.ILLEGAL, reason=f"{unit} has several orders"
+                first,
+                status=Status.ILLEGAL,
+                reason=Illegal.because(Illegality.SEVERAL_ORDERS, unit),
             )
             in_force[unit.province] = None
 
@@ -408,7 +411,7 @@ def _invalid_reason(
     convoys: dict[tuple[str, str], list[Unit]],
     unit: Unit,
     checked: Checked,
-) -> str:
+) -> Invalid | None:
     order = checked.order
     match order:
         case Move() if checked.by_convoy:
@@ -418,20 +421,26 @@ def _invalid_reason(
                 if _convoy_matches(in_force, f)
             )
             if not has_route(board, unit.province, checked.dest.province, fleets):
-                return "no convoy was ordered along any route"
+                return Invalid.because(Invalidity.NO_CONVOY_ORDERED)
         case SupportHold():
             target_order = in_force.get(checked.target)
             if target_order is not None and isinstance(target_order.order, Move):
-                return f"{position.unit_in(checked.target)} is ordered to move"
+                return Invalid.because(
+                    Invalidity.SUPPORTED_UNIT_MOVES, position.unit_in(checked.target)
+                )
         case SupportMove():
             if not _matches_move(
                 in_force.get(checked.target), checked.dest.province, checked.dest.coast
             ):
-                return f"{position.unit_in(checked.target)} is not ordered to move to {order.dest}"
+                return Invalid.because(
+                    Invalidity.NOT_ORDERED_SO, position.unit_in(checked.target), order.dest
+                )
         case Convoy():
             if not _matches_move(in_force.get(checked.target), checked.dest.province):
-                return f"{position.unit_in(checked.target)} is not ordered to move to {order.dest}"
-    return ""
+                return Invalid.because(
+                    Invalidity.NOT_ORDERED_SO, position.unit_in(checked.target), order.dest
+                )
+    return None
 
 
 def _convoy_matches(in_force: dict[str, Checked | None], fleet: Unit) -> bool:

@@ -15,20 +15,28 @@ without touching the equations.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
 from topology import UnitType
 
+from ..values.decisions import (
+    CONVOY,
+    DISLODGED,
+    MOVE,
+    PATH,
+    SEA,
+    SUPPORT,
+    Decision,
+    DecisionKind,
+)
 from ..values.orders import Convoy, Move, SupportHold, SupportMove
 from ..values.position import Unit
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
 from .legality import Checked, Status, Turn
 from .routes import minimal_routes
-
-Decision = tuple[str, str]  # (kind, province of the unit whose order it is)
 
 
 class CpModel(cp_model.CpModel):
@@ -70,11 +78,11 @@ class Structure:
         # a move over land has its path, unless the fleet stands on the wrong coast; a unit
         # nobody moves against is not dislodged
         trivial = {
-            ("path", p): c.reachable
+            (PATH, p): c.reachable
             for p, c in self.moves.items()
             if p not in self.routes or p in self.fallback
         }
-        trivial.update((("dislodged", p), False) for p in self.unit_at if not self.attackers.get(p))
+        trivial.update(((DISLODGED, p), False) for p in self.unit_at if not self.attackers.get(p))
         object.__setattr__(self, "trivial", trivial)
         object.__setattr__(self, "_decisions", tuple(self._ordered()))
 
@@ -174,20 +182,20 @@ class Structure:
     def _ordered(self) -> list[Decision]:
         found: list[Decision] = []
         for p in sorted(self.moves):
-            found.append(("move", p))
+            found.append((MOVE, p))
             if p in self.fallback:
-                found.append(("sea", p))
+                found.append((SEA, p))
             elif p in self.routes:
-                found.append(("path", p))
-        found += [("support", p) for p in sorted(self.supports)]
-        found += [("convoy", p) for p in sorted(self.convoys)]
-        found += [("dislodged", p) for p in sorted(self.unit_at) if self.attackers.get(p)]
+                found.append((PATH, p))
+        found += [(SUPPORT, p) for p in sorted(self.supports)]
+        found += [(CONVOY, p) for p in sorted(self.convoys)]
+        found += [(DISLODGED, p) for p in sorted(self.unit_at) if self.attackers.get(p)]
         return found
 
     def label(self, decision: Decision) -> str:
         """A readable name: 'move[A Munich - Tyrolia]', 'dislodged[A Munich]'."""
         kind, province = decision
-        if kind == "dislodged":
+        if kind is DISLODGED:
             return f"dislodged[{self.names[province]}]"
         return f"{kind}[{self.text[province]}]"
 
@@ -287,7 +295,7 @@ class TurnModel:
         target = self.lit(decision)
         self._reads = reads
         kind, province = decision
-        getattr(self, f"_define_{kind}")(province, target)
+        _EQUATIONS[kind](self, province, target)
         self._reads = None
 
     def _define_sea(self, p: str, target: Lit) -> None:
@@ -301,7 +309,7 @@ class TurnModel:
         if not s.fallback:  # no 1971 fallback move this turn (the usual case)
             return True
         pair = sorted(x for x in (m, s.opposing.get(m)) if x in s.fallback)
-        over_land = [_negate(self.lit(("sea", x))) for x in pair]
+        over_land = [_negate(self.lit((SEA, x))) for x in pair]
         if len(over_land) < 2:
             return over_land[0] if over_land else True
         return self.both(*over_land, f"head to head[{'-'.join(pair)}]")
@@ -325,13 +333,11 @@ class TurnModel:
         """PATH: some route whose convoys are all available (4.A.1, 1971: all of them)."""
         if self.structure.rules.multi_route is MultiRoute.ANY_ROUTE:
             fleets = sorted(self.structure.convoying(p))
-            self.equivalent(
-                target, [self.lit(("convoy", f)) for f in fleets] if fleets else [False]
-            )
+            self.equivalent(target, [self.lit((CONVOY, f)) for f in fleets] if fleets else [False])
             return
         routes = []
         for route in self.structure.routes[p]:
-            ok = self.all_of([self.lit(("convoy", f)) for f in route], f"route[{' '.join(route)}]")
+            ok = self.all_of([self.lit((CONVOY, f)) for f in route], f"route[{' '.join(route)}]")
             if ok is True:
                 routes = [True]
                 break
@@ -341,13 +347,13 @@ class TurnModel:
 
     def _define_convoy(self, p: str, target: Lit) -> None:
         """CONVOY: available unless the fleet is dislodged."""
-        self.equivalent(target, [_negate(self.lit(("dislodged", p)))])
+        self.equivalent(target, [_negate(self.lit((DISLODGED, p)))])
 
     def _define_dislodged(self, p: str, target: Lit) -> None:
         """DISLODGED: the unit does not leave and another unit moves in."""
-        arrivals = [self.lit(("move", m)) for m in self.structure.attackers.get(p, ())]
+        arrivals = [self.lit((MOVE, m)) for m in self.structure.attackers.get(p, ())]
         someone = self.any_of(arrivals, f"arrives[{self.structure.names[p]}]")
-        stays = _negate(self.lit(("move", p))) if p in self.structure.moves else True
+        stays = _negate(self.lit((MOVE, p))) if p in self.structure.moves else True
         self.equivalent(target, [stays, someone])
 
     def _define_support(self, p: str, target: Lit) -> None:
@@ -360,13 +366,13 @@ class TurnModel:
         if any(protected(s, m, p, aim) for m in attackers):
             # dislodged only by an attacker the clause does not cover
             intact = [
-                _negate(self.lit(("move", m))) for m in attackers if not protected(s, m, p, aim)
+                _negate(self.lit((MOVE, m))) for m in attackers if not protected(s, m, p, aim)
             ]
         else:
-            intact = [_negate(self.lit(("dislodged", p)))]
+            intact = [_negate(self.lit((DISLODGED, p)))]
         for m in attackers:
             if cuts(s, m, p, aim):
-                intact.append(_negate(self.lit(("path", m))))
+                intact.append(_negate(self.lit((PATH, m))))
         self.equivalent(target, intact)
 
     def supports(self, mover: str, excluding_power: str | None = None):
@@ -375,7 +381,7 @@ class TurnModel:
         if not supporters:
             return 0
         return self.total(
-            self.lit(("support", q))
+            self.lit((SUPPORT, q))
             for q in supporters
             if excluding_power is None or self.structure.unit_at[q].power != excluding_power
         )
@@ -384,7 +390,7 @@ class TurnModel:
         """ATTACK strength of a move (DATC 5, with no help to dislodge one's own unit)."""
         s = self.structure
         q = s.moves[m].dest.province
-        path = self.lit(("path", m))
+        path = self.lit((PATH, m))
         upper = 1 + len(s.move_supports.get(m, ()))
         name = f"attack[{s.text[m]}]"
         full = 1 + self.supports(m)
@@ -401,7 +407,7 @@ class TurnModel:
         if h2h is True:  # in a head-to-head battle the defender does not leave: no dependency
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
         # the defender leaving counts only when it is not a head-to-head battle
-        away = self.lit(("move", q))
+        away = self.lit((MOVE, q))
         leaves = self.both(away, _negate(h2h), f"leaves[{s.text[q]}]")
         return self.switch(
             name,
@@ -412,19 +418,19 @@ class TurnModel:
     def prevent(self, m: str):
         """PREVENT strength: nothing without a path or after losing a head-to-head battle."""
         s = self.structure
-        path = self.lit(("path", m))
+        path = self.lit((PATH, m))
         upper = 1 + len(s.move_supports.get(m, ()))
         full = 1 + self.supports(m)
         cases = [((_negate(path),), 0)]
         other = s.opposing.get(m)
         beaten = None
         if other is not None:  # lost a head-to-head battle
-            beaten = self.both(self.h2h(m), self.lit(("move", other)), f"beaten[{s.text[m]}]")
+            beaten = self.both(self.h2h(m), self.lit((MOVE, other)), f"beaten[{s.text[m]}]")
         if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
             beaten = self.both(
-                self.lit(("move", s.returning[m])),
-                self.lit(("dislodged", m)),
+                self.lit((MOVE, s.returning[m])),
+                self.lit((DISLODGED, m)),
                 f"dislodged from the front[{s.text[m]}]",
             )
         if beaten is not None:
@@ -439,7 +445,7 @@ class TurnModel:
         if q not in s.unit_at:
             return 0
         if q in s.moves:
-            leaves = self.lit(("move", q))
+            leaves = self.lit((MOVE, q))
             return int(not leaves) if isinstance(leaves, bool) else 1 - leaves
         checked = s.order_of[q]
         if (
@@ -449,7 +455,7 @@ class TurnModel:
         ):
             return 1  # an invalid move fails; the unit stays, without hold support
         supporters = s.hold_supports.get(q)
-        return 1 + self.total(self.lit(("support", r)) for r in supporters) if supporters else 1
+        return 1 + self.total(self.lit((SUPPORT, r)) for r in supporters) if supporters else 1
 
     def _define_move(self, m: str, target: Lit) -> None:
         """MOVE: the attack beats the resistance at the destination and every rival's
@@ -492,6 +498,17 @@ class TurnModel:
                 name = f"beats[{s.text[m]} vs prevent[{s.text[rival]}]]"
                 conditions.append(self.beats(attack, self.prevent(rival), name))
         self.equivalent(target, conditions)
+
+
+_EQUATIONS: dict[DecisionKind, Callable[[TurnModel, str, Lit], None]] = {
+    MOVE: TurnModel._define_move,
+    PATH: TurnModel._define_path,
+    SEA: TurnModel._define_sea,
+    SUPPORT: TurnModel._define_support,
+    CONVOY: TurnModel._define_convoy,
+    DISLODGED: TurnModel._define_dislodged,
+}
+"""Each kind of decision and the method that states its equation."""
 
 
 def cuts(s: Structure, m: str, p: str, aim: str) -> bool:

@@ -7,13 +7,16 @@ from collections.abc import Mapping, Sequence
 from topology import Board
 
 from ..errors import DipsatError
+from ..values.calendar import after_movement
+from ..values.decisions import Decision
 from ..values.orders import Given
 from ..values.position import PhaseKind, Position
+from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook
 from .fallback import settle
 from .legality import analyse
-from .model import Decision, Structure
-from .resolution import Resolution, resolve
+from .model import Structure
+from .resolution import resolve
 from .solve import SolverConfig
 
 
@@ -34,4 +37,4 @@ def adjudicate(
         )
     turn = analyse(position, orders, rules, board)
     structure = Structure.of(turn)
-    return resolve(turn, structure, settle(structure, config, recorded))
+    return resolve(turn, structure, settle(structure, config, recorded), after_movement)

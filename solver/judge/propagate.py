@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from .model import Decision, Structure, TurnModel
+from ..values.decisions import Decision
+from .model import Structure, TurnModel
 
 
 class Unknown:

@@ -1,222 +1,236 @@
-"""What a turn came to: outcomes with typed reasons, dislodged units, the next position."""
+"""What a turn came to: from the settled decisions to outcomes with typed reasons, the
+dislodged units with their retreats, the standoffs and the next position."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 
-from topology import Location
-
-from ..judge.retreat_options import retreat_options
-from ..values.calendar import after_movement
+from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from ..values.outcomes import (
+    BackupRule,
     Bounced,
     CutBy,
     DislodgedBy,
-    Illegal,
-    Invalid,
     NoPath,
     Outcome,
     ParadoxRule,
+    Reason,
+    Result,
 )
 from ..values.position import DislodgedUnit, Position, Unit
-from .fallback import Core, Settlement
+from ..values.resolution import Core, Resolution, Retreating
+from .fallback import Settlement
 from .legality import Checked, Status, Turn
-from .model import Decision, Structure, cuts
+from .model import Structure, cuts
+from .retreat_options import retreat_options
+
+NextPosition = Callable[
+    [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]], Position
+]
+"""What follows a movement phase: from the position before it, the units standing after it,
+the dislodged units and the standoff provinces (`solver.values.calendar.after_movement` for
+a game; the multiverse splits the joint board itself)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Retreating:
-    """A dislodged unit, where its attacker came from, and where it may retreat."""
+class _Decided:
+    """The settled value of each decision, read as the outcomes need it."""
 
-    unit: Unit
-    attacker_from: str
-    by_convoy: bool
-    options: tuple[Location, ...]
+    def __init__(self, s: Structure, values: Mapping[Decision, bool]) -> None:
+        self.s = s
+        self.values = values
 
+    def __call__(self, kind: DecisionKind, p: str) -> bool:
+        s = self.s
+        if kind is PATH and (p not in s.routes or p in s.fallback):
+            return s.moves[p].reachable  # over land: its path unless on the wrong coast
+        return self.values.get((kind, p), False)
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    turn: Turn
-    outcomes: tuple[Outcome, ...]  # one per submitted order, in submission order
-    values: dict[Decision, bool]  # every decision of the model
-    cores: tuple[Core, ...]
-    forced: dict[Decision, bool]
-    dislodged: tuple[Retreating, ...]
-    standoffs: frozenset[str]
-    after: Position
-    recorded: dict[Decision, bool] = field(default_factory=dict)  # kept from history
+    def moved(self, p: str) -> bool:
+        return p in self.s.moves and self(MOVE, p)
 
 
-def resolve(turn: Turn, structure: Structure, settlement: Settlement) -> Resolution:
-    """Turn the settled decisions into outcomes, dislodgements and the next position."""
-    board = turn.board
-    values = settlement.values
+def resolve(
+    turn: Turn, structure: Structure, settlement: Settlement, then: NextPosition
+) -> Resolution:
+    """Turn the settled decisions into outcomes, dislodgements and the position `then`
+    makes of what stands after the movement."""
     s = structure
+    decided = _Decided(s, settlement.values)
+    dislodger = dislodgers(s, decided)
+    units, occupied = standing(s, decided, dislodger)
+    empty = standoffs(s, decided, occupied)
+    retreating = retreats(turn, s, decided, dislodger, units, empty)
+    paradox_of = {d: c for c in settlement.cores if c.is_paradox for d in c.decisions}
+    destroyed = {r.unit.province for r in retreating if not r.options}
+    outcomes = tuple(
+        outcome_of(checked, s, decided, dislodger, destroyed, paradox_of)
+        for checked in turn.checked
+    )
+    dislodged = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
+    return Resolution(
+        turn.position,
+        tuple(c.given for c in turn.checked),
+        turn.rules,
+        outcomes,
+        dict(settlement.values),
+        settlement.cores,
+        settlement.forced,
+        retreating,
+        empty,
+        then(turn.position, units, dislodged, empty),
+        dict(settlement.recorded),
+        turn,
+    )
 
-    def value(kind: str, province: str) -> bool:
-        if kind == "path" and (province not in s.routes or province in s.fallback):
-            return s.moves[province].reachable
-        return values.get((kind, province), False)
 
-    def moved(p: str) -> bool:
-        return p in s.moves and value("move", p)
+def dislodgers(s: Structure, decided: _Decided) -> dict[str, str]:
+    """Each dislodged unit's province, with the province of the unit that came in."""
+    return {
+        p: next(m for m in s.attackers[p] if decided(MOVE, m))
+        for p in s.unit_at
+        if decided(DISLODGED, p)
+    }
 
-    paradox_of: dict[Decision, Core] = {}
-    for core in settlement.cores:
-        if core.is_paradox:
-            for d in core.decisions:
-                paradox_of[d] = core
 
-    # Dislodgements: who came in, and from where.
-    dislodger: dict[str, str] = {}
-    for p in s.unit_at:
-        if value("dislodged", p):
-            dislodger[p] = next(m for m in s.attackers[p] if value("move", m))
-
-    after_units = []
+def standing(
+    s: Structure, decided: _Decided, dislodger: Mapping[str, str]
+) -> tuple[tuple[Unit, ...], set[str]]:
+    """The units left on the board after the movement, and the provinces they occupy."""
+    units = []
     occupied = set()
     for p, unit in s.unit_at.items():
         if p in dislodger:
             continue
-        if moved(p):
+        if decided.moved(p):
             loc = s.moves[p].dest
-            after_units.append(Unit(loc, unit.type, unit.power))
+            units.append(Unit(loc, unit.type, unit.power))
             occupied.add(loc.province)
         else:
-            after_units.append(unit)
+            units.append(unit)
             occupied.add(p)
+    return tuple(units), occupied
 
-    standoffs = set()
+
+def standoffs(s: Structure, decided: _Decided, occupied: set[str]) -> frozenset[str]:
+    """Provinces left empty although a unit with a path tried to enter and was not beaten in
+    a head-to-head battle: no retreat may go there (DATC 4.A.6, 6.H.11)."""
+    found = set()
     for q, movers in s.attackers.items():
         if q in occupied:
             continue
         for m in movers:
-            sea = any(value("sea", x) for x in (m, s.opposing.get(m)) if x in s.fallback)
-            beaten = m in s.opposing and value("move", s.opposing[m]) and not sea
-            if value("path", m) and not beaten and not value("move", m):
-                standoffs.add(q)
+            by_sea = any(decided(SEA, x) for x in (m, s.opposing.get(m)) if x in s.fallback)
+            beaten = m in s.opposing and decided(MOVE, s.opposing[m]) and not by_sea
+            if decided(PATH, m) and not beaten and not decided(MOVE, m):
+                found.add(q)
+    return frozenset(found)
 
-    standing = Position(turn.position.phase, tuple(after_units), (), (), frozenset(standoffs))
-    retreating = []
+
+def retreats(
+    turn: Turn,
+    s: Structure,
+    decided: _Decided,
+    dislodger: Mapping[str, str],
+    units: tuple[Unit, ...],
+    empty: frozenset[str],
+) -> tuple[Retreating, ...]:
+    """Each dislodged unit with its attacker's origin and the places it may retreat to."""
+    after = Position(turn.position.phase, units, (), (), empty)
+    found = []
     for p, m in sorted(dislodger.items()):
-        by_sea = s.moves[m].by_convoy or (m in s.fallback and value("sea", m))
+        by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
         entry = DislodgedUnit(s.unit_at[p], m, by_sea)
-        options = retreat_options(standing, entry, board, turn.rules)
+        options = retreat_options(after, entry, turn.board, turn.rules)
         # A retreat stays on its own board (in a multiverse, codes end in '@timeline:turn').
         board_of = p.partition("@")[2]
         options = tuple(o for o in options if o.province.partition("@")[2] == board_of)
-        retreating.append(Retreating(entry.unit, m, entry.by_convoy, options))
-    destroyed = {r.unit.province for r in retreating if not r.options}
-
-    outcomes = []
-    unresolved = any(core.unresolved for core in paradox_of.values())
-    for checked in turn.checked:
-        outcome = _outcome(checked, s, value, dislodger, destroyed, paradox_of)
-        if not unresolved:
-            outcomes.append(outcome)
-            continue
-        p = checked.unit.province if checked.unit is not None else None
-        core = next(
-            (
-                paradox_of[(k, p)]
-                for k in ("move", "path", "support", "convoy")
-                if (k, p) in paradox_of
-                and paradox_of[(k, p)].unresolved
-                and s.order_of.get(p) is checked
-            ),
-            None,
-        )
-        if core is not None:
-            outcome = Outcome(
-                checked.given, "unresolved", reason=ParadoxRule(core.rule, core.labels)
-            )
-        outcomes.append(outcome)
-
-    dislodged_units = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
-    if hasattr(board, "place_key"):  # a multiverse step: solver.multiverse.step splits it by board
-        after = Position(
-            turn.position.phase, tuple(after_units), (), dislodged_units, frozenset(standoffs)
-        )
-    else:
-        after = after_movement(
-            turn.position.phase,
-            tuple(after_units),
-            turn.position.centres,
-            dislodged_units,
-            frozenset(standoffs),
-        )
-    return Resolution(
-        turn,
-        tuple(outcomes),
-        dict(values),
-        settlement.cores,
-        settlement.forced,
-        tuple(retreating),
-        frozenset(standoffs),
-        after,
-        dict(settlement.recorded),
-    )
+        found.append(Retreating(entry.unit, m, entry.by_convoy, options))
+    return tuple(found)
 
 
-def _outcome(
+def outcome_of(
     checked: Checked,
     s: Structure,
-    value,
-    dislodger: dict[str, str],
+    decided: _Decided,
+    dislodger: Mapping[str, str],
     destroyed: set[str],
-    paradox_of: dict[Decision, Core],
+    paradox_of: Mapping[Decision, Core],
 ) -> Outcome:
-    unit = checked.unit
-    p = unit.province if unit is not None else None
+    """The outcome of one submitted order, with its reason."""
+    p = checked.unit.province if checked.unit is not None else None
     is_dislodged = p is not None and p in dislodger
     fate = {"dislodged": is_dislodged, "destroyed": is_dislodged and p in destroyed}
-    order = checked.given.order
     if checked.status is Status.ILLEGAL:
-        return Outcome(checked.given, "illegal", reason=Illegal(checked.reason), **fate)
+        return Outcome(checked.given, Result.ILLEGAL, reason=checked.reason, **fate)
     if checked.status is Status.INVALID:
-        return Outcome(checked.given, "invalid", reason=Invalid(checked.reason), **fate)
-    by = DislodgedBy(s.names[dislodger[p]]) if is_dislodged else None
+        return Outcome(checked.given, Result.INVALID, reason=checked.reason, **fate)
+    assert p is not None
+    unresolved = _unresolved(checked, s, p, paradox_of)
+    if unresolved is not None:  # its fate is as unknown as its result
+        return Outcome(checked.given, Result.UNRESOLVED, reason=unresolved)
+    result, reason = _result(checked, s, decided, p, paradox_of)
+    if reason is None and is_dislodged and result in _FAILS_BY_DISLODGEMENT:
+        reason = DislodgedBy(s.names[dislodger[p]])
+    return Outcome(checked.given, result, reason=reason, **fate)
+
+
+_FAILS_BY_DISLODGEMENT = (Result.STANDS, Result.CUT, Result.DISRUPTED)
+"""Results whose reason, when no other is given, is the dislodgement."""
+
+
+def _unresolved(
+    checked: Checked, s: Structure, p: str, paradox_of: Mapping[Decision, Core]
+) -> ParadoxRule | None:
+    """The unresolved paradox the order in force lies on, if any."""
+    if s.order_of.get(p) is not checked:
+        return None
+    for kind in (MOVE, PATH, SUPPORT, CONVOY):
+        core = paradox_of.get((kind, p))
+        if core is not None and core.unresolved:
+            return ParadoxRule(core.rule, core.labels)
+    return None
+
+
+def _result(
+    checked: Checked,
+    s: Structure,
+    decided: _Decided,
+    p: str,
+    paradox_of: Mapping[Decision, Core],
+) -> tuple[Result, Reason | None]:
+    """The result of an order in force, and its reason (None: whatever dislodged it)."""
+    order = checked.given.order
     match order:
         case Hold():
-            return Outcome(checked.given, "stands", reason=by, **fate)
+            return Result.STANDS, None
         case Move():
-            core = paradox_of.get(("move", p)) or paradox_of.get(("path", p))
-            if value("move", p):
-                circular = core is not None and core.rule == "circular movement"
-                return Outcome(
-                    checked.given,
-                    "succeeds",
-                    reason=ParadoxRule(core.rule, core.labels) if circular else None,
-                    **fate,
-                )
+            core = paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))
+            if decided(MOVE, p):
+                circular = core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT
+                return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels) if circular else None
             if not checked.reachable:
-                return Outcome(checked.given, "fails", reason=Invalid(checked.reason), **fate)
-            if not value("path", p):
-                reason = ParadoxRule(core.rule, core.labels) if core else NoPath()
-                return Outcome(checked.given, "fails", reason=reason, **fate)
+                return Result.FAILS, checked.reason
+            if not decided(PATH, p):
+                return Result.FAILS, ParadoxRule(core.rule, core.labels) if core else NoPath()
             q = checked.dest.province
             blockers = [s.names[r] for r in s.attackers[q] if r != p]
-            if q in s.unit_at and q not in blockers:
+            if q in s.unit_at:
                 blockers.insert(0, s.names[q])
-            return Outcome(checked.given, "fails", reason=Bounced(tuple(blockers)), **fate)
+            return Result.FAILS, Bounced(tuple(blockers))
         case SupportHold() | SupportMove():
-            if value("support", p):
-                return Outcome(checked.given, "given", **fate)
+            if decided(SUPPORT, p):
+                return Result.GIVEN, None
             aim = checked.dest.province if isinstance(order, SupportMove) else checked.target
             cutters = tuple(
                 s.names[m]
                 for m in s.attackers.get(p, ())
-                if cuts(s, m, p, aim) and value("path", m)
+                if cuts(s, m, p, aim) and decided(PATH, m)
             )
-            return Outcome(checked.given, "cut", reason=CutBy(cutters) if cutters else by, **fate)
+            return Result.CUT, CutBy(cutters) if cutters else None
         case Convoy():
-            if value("convoy", p):
-                return Outcome(checked.given, "available", **fate)
-            core = paradox_of.get(("convoy", p))
-            reason = ParadoxRule(core.rule, core.labels) if core else by
-            return Outcome(checked.given, "disrupted", reason=reason, **fate)
-    return Outcome(checked.given, "illegal", reason=Illegal("not a movement order"), **fate)
-
-
-__all__ = ["Outcome", "Resolution", "Retreating", "resolve"]
+            if decided(CONVOY, p):
+                return Result.AVAILABLE, None
+            core = paradox_of.get((CONVOY, p))
+            return Result.DISRUPTED, ParadoxRule(core.rule, core.labels) if core else None
+    raise AssertionError(f"not a movement order in force: {order}")

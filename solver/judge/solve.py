@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from ..errors import DipsatError
-from .model import Decision, TurnModel
+from ..values.decisions import Decision
+from .model import TurnModel
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from topology import standard
 
-from ..judge.model import Decision
-from ..judge.resolution import Resolution
 from ..values.calendar import SOLO_CENTRES, game_status
+from ..values.decisions import Decision
 from ..values.orders import (
     Given,
     Place,
@@ -28,6 +27,7 @@ from ..values.orders import (
 )
 from ..values.outcomes import Outcome
 from ..values.position import Phase, PhaseKind, Position, Season
+from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook, Victory
 from .spacetime import BoardKey
 

@@ -24,10 +24,11 @@ from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
 from ..judge.fallback import settle
 from ..judge.legality import Turn, analyse
-from ..judge.model import Decision, Structure
-from ..judge.resolution import Resolution, resolve
+from ..judge.model import Structure
+from ..judge.resolution import resolve
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
+from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
 from ..values.orders import (
     MOVEMENT_ORDERS,
     Convoy,
@@ -39,8 +40,9 @@ from ..values.orders import (
     Waive,
     spacetime_code,
 )
-from ..values.outcomes import Illegal, Outcome
+from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RepeatFork, RuleBook, StepScope
 from .spacetime import BoardKey, spacetime_board
 from .state import (
@@ -104,8 +106,8 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
             by_head[key].append(i)
         else:
             where = given.order.unit.place if key is not None else "its board"
-            reason = f"only units on a head board take orders; {where} is not on one"
-            outcomes[i] = Outcome(given, "illegal", reason=Illegal(reason))
+            reason = Illegal.because(Illegality.NOT_ON_A_HEAD, where)
+            outcomes[i] = Outcome(given, Result.ILLEGAL, reason=reason)
 
     boards = {b.key: b for b in mv.boards}
     new_boards: dict[BoardKey, MBoard] = {}
@@ -120,8 +122,8 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
         if owed and one_phase:
             for i in indices:
                 if outcomes[i] is None:
-                    why = f"{boards[key].position.phase} comes first"
-                    outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
+                    why = Illegal.because(Illegality.PHASE_FIRST, boards[key].position.phase)
+                    outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=why)
         else:
             movement_heads.add(key)
     # A head that owes another phase this step takes no part in the movement.
@@ -131,8 +133,8 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
             busy = sorted(_boards_named(givens[i].order) & elsewhere)
             if outcomes[i] is None and busy:
                 owed = heads[busy[0][0]].position.phase
-                why = f"{_board_name(busy[0])} settles its {owed} this step"
-                outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(why))
+                why = Illegal.because(Illegality.BOARD_BUSY, _board_name(busy[0]), owed)
+                outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=why)
     moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
     forks: list[Fork] = []
     revised: tuple[Outcome, ...] = ()
@@ -184,8 +186,8 @@ def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool
         waiting = []
         position = done.after
     for i in waiting:
-        reason = f"{turn_phase(head.turn)} owes no retreat or adjustment phase"
-        outcomes[i] = Outcome(givens[i], "illegal", reason=Illegal(reason))
+        reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn))
+        outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
     return head if position is head.position else replace(head, position=position)
 
 
@@ -208,7 +210,7 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         if not spilled:
             break
         past |= spilled
-    resolution = resolve(turn, structure, settled)
+    resolution = resolve(turn, structure, settled, _joint_position)
 
     index = {g: i for i, g in enumerate(every)}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -217,29 +219,25 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         if boards[key].record is not None:
             recorded_moves.update(boards[key].record.decisions)
 
-    ordered_now = {c.unit.province for c in resolution.turn.checked[: len(givens)] if c.unit}
-    per_board = _split_results(resolution, ordered_now)
+    ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
+    per_board = _split_results(resolution, turn, ordered_now)
     advanced: dict[BoardKey, MBoard] = {}
-    records = _records(resolution, heads, len(givens))
+    records = _records(resolution, turn, heads, len(givens))
     for key in sorted(heads):
         head = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
-        nxt = after_movement(
-            head.position.phase, units_after, head.position.centres, dislodged, standoffs
-        )
+        nxt = after_movement(head.position, units_after, dislodged, standoffs)
         advanced[key] = replace(head, record=records[key])
         advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
 
     forks: list[Fork] = []
     next_timeline = max(t for t, _ in mv.origins) + 1
     for key in sorted(past, key=lambda k: (k[1], k[0])):
-        if not _changed(resolution, key, recorded_moves):
+        if not _changed(resolution, turn, key, recorded_moves):
             continue
         board = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
-        start = after_movement(
-            board.position.phase, units_after, board.position.centres, dislodged, standoffs
-        )
+        start = after_movement(board.position, units_after, dislodged, standoffs)
         if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL and any(
             source == key
             and boards.get((t, key[1] + 1)) is not None
@@ -307,6 +305,16 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
     return turn, structure, settle(structure, config, fixed), history, context, every
 
 
+def _joint_position(
+    before: Position,
+    units: tuple[Unit, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    standoffs: frozenset[str],
+) -> Position:
+    """The joint board after the movement, as it stands: split by board afterwards."""
+    return Position(before.phase, units, (), dislodged, standoffs)
+
+
 def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):
     """Context boards to adjudicate again: the board a re-adjudicated recorded move goes to,
     and the board of a context move freed because it goes to a re-adjudicated board, when
@@ -321,7 +329,7 @@ def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[Board
         if not into or into <= spilled:
             continue
         recorded = boards[key].record.decisions if boards[key].record is not None else {}
-        d = ("move", unit.province)
+        d = (MOVE, unit.province)
         if d in recorded and values.get(d) != recorded[d]:
             spilled |= into
     return spilled
@@ -334,23 +342,23 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
         if checked is None or checked.dest is None:
             continue
         if _split(checked.dest.province)[1] in touched:
-            for kind in ("move", "path", "support", "convoy"):
+            for kind in (MOVE, PATH, SUPPORT, CONVOY):
                 free.add((kind, unit.province))
     return free
 
 
-def _split_results(resolution: Resolution, ordered_now: set[str]):
+def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]):
     """Units after the movement, dislodged units and standoffs, by board, on the plain map.
 
     A unit that went to another board by an order recorded earlier arrived there then, and
     that arrival made the timeline it lives in: it is not carried into a new fork again."""
     units: dict[BoardKey, list[Unit]] = {}
     moved_in = {}
-    for unit, checked in resolution.turn.orders:
-        if resolution.values.get(("move", unit.province), False):
+    for unit, checked in turn.orders:
+        if resolution.values.get((MOVE, unit.province), False):
             moved_in[unit.province] = checked.dest
-    for unit in resolution.turn.position.units:
-        if resolution.values.get(("dislodged", unit.province), False):
+    for unit in turn.position.units:
+        if resolution.values.get((DISLODGED, unit.province), False):
             continue
         place = moved_in.get(unit.province, unit.location)
         province, key = _split(place.province)
@@ -381,11 +389,13 @@ def _split_results(resolution: Resolution, ordered_now: set[str]):
     }
 
 
-def _records(resolution: Resolution, heads: set[BoardKey], count: int) -> dict[BoardKey, Record]:
+def _records(
+    resolution: Resolution, turn: Turn, heads: set[BoardKey], count: int
+) -> dict[BoardKey, Record]:
     """Each head's record: its own new orders and the new orders from other boards that
     acted on it (moves, supports and convoys into it), with their decisions and outcomes."""
     mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
-    for i, checked in enumerate(resolution.turn.checked[:count]):
+    for i, checked in enumerate(turn.checked[:count]):
         boards = {_board_of(checked.given.order.unit.place)}
         if checked.dest is not None:
             boards.add(_split(checked.dest.province)[1])
@@ -398,7 +408,7 @@ def _records(resolution: Resolution, heads: set[BoardKey], count: int) -> dict[B
             decisions[key][d] = v
     return {
         key: Record(
-            tuple(resolution.turn.checked[i].given for i in indices),
+            tuple(turn.checked[i].given for i in indices),
             decisions[key],
             tuple(resolution.outcomes[i] for i in indices),
         )
@@ -406,16 +416,18 @@ def _records(resolution: Resolution, heads: set[BoardKey], count: int) -> dict[B
     }
 
 
-def _changed(resolution: Resolution, key: BoardKey, recorded: Mapping[Decision, bool]) -> bool:
+def _changed(
+    resolution: Resolution, turn: Turn, key: BoardKey, recorded: Mapping[Decision, bool]
+) -> bool:
     """Did a move into this past board, or a dislodgement on it, come out differently?"""
     suffix = f"@{key[0]}:{key[1]}"
     watched: list[Decision] = []
-    for unit, checked in resolution.turn.orders:
+    for unit, checked in turn.orders:
         moves = checked is not None and isinstance(checked.order, Move)
         if moves and checked.dest.province.endswith(suffix):
-            watched.append(("move", unit.province))
+            watched.append((MOVE, unit.province))
         if unit.province.endswith(suffix):
-            watched.append(("dislodged", unit.province))
+            watched.append((DISLODGED, unit.province))
     return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
 
 

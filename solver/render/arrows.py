@@ -14,7 +14,6 @@ import networkx as nx
 
 from topology import Board, standard
 
-from ..judge.resolution import Retreating
 from ..values.orders import (
     Build,
     Convoy,
@@ -29,6 +28,7 @@ from ..values.orders import (
 )
 from ..values.outcomes import Outcome
 from ..values.position import location_name
+from ..values.resolution import Retreating
 from .style import FAIL, POWER_COLOURS, colour
 from .svg import Point, between, el, line_d, num, title, toward
 

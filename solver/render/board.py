@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from topology import Board, Kind, Location, standard
 from topology.layout import Layout, standard_layout
 
-from ..judge.resolution import Retreating
 from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
+from ..values.resolution import Retreating
 from .arrows import Locate, draw_orders, draw_retreats, order_lines
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE, colour

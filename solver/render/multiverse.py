@@ -16,10 +16,10 @@ from topology import Location, standard
 from topology.layout import standard_layout
 
 from ..formats.cases import Case
-from ..judge.resolution import Retreating
 from ..multiverse.state import MBoard, Multiverse, MultiverseStep, complete
 from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
+from ..values.resolution import Retreating
 from .arrows import draw_orders, order_lines
 from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
 from .legend import LEGEND_HEIGHT, draw_legend, markers

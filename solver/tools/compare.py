@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..formats.cases import Case
-from ..judge.resolution import Resolution
 from ..multiverse.state import Multiverse
 from ..multiverse.step import step
+from ..values.resolution import Resolution
 from ..values.rules import RuleBook
 
 

@@ -12,11 +12,11 @@ from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
-from ..judge.resolution import Resolution
 from ..multiverse.state import Multiverse
 from ..multiverse.step import step
 from ..values.orders import spacetime_code, timeline_name
 from ..values.position import Unit
+from ..values.resolution import Resolution
 from ..values.rules import RuleBook, StepScope, rule_book
 
 

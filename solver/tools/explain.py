@@ -8,13 +8,13 @@ from topology import Location
 from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..formats.cases import Case
-from ..judge.resolution import Resolution
 from ..multiverse.state import Multiverse
 from ..multiverse.step import step
 from ..values.calendar import game_status
 from ..values.orders import timeline_name
 from ..values.outcomes import Outcome
 from ..values.position import Position, location_name
+from ..values.resolution import Resolution
 from ..values.rules import RuleBook
 
 

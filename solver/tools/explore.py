@@ -8,6 +8,7 @@ kind of core it is, and which resolution each named edition picks, and why.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -17,20 +18,40 @@ from topology import Board
 
 from ..judge.fallback import _cores_upstream_first, dependency_graph, settle
 from ..judge.legality import analyse
-from ..judge.model import Decision, Structure, build
+from ..judge.model import Structure, build
 from ..judge.movement import adjudicate
 from ..judge.solve import SolverConfig, solutions
+from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
+from ..values.outcomes import BackupRule
 from ..values.position import Position
+from ..values.resolution import Resolution
 from ..values.rules import EDITIONS, RuleBook
 
 MAX_RESOLUTIONS = 256
 
 
+class CoreKind(enum.StrEnum):
+    """What a core of the dependency graph is made of."""
+
+    CONVOY_PARADOX = "convoy paradox"  # a convoy lies on the cycle
+    CIRCULAR_MOVEMENT = "circular movement"  # only moves (and dislodgements)
+    OTHER = "other"
+
+
+class NoCore(enum.StrEnum):
+    """Why an edition meets no core where the rule book explored has one."""
+
+    NO_CYCLE = "no cycle"  # its convoy-cut rule breaks the cycle
+    DIFFERENT_ORDERS = "different orders"  # its legality rules give other orders
+
+
 @dataclass(frozen=True, slots=True)
 class EditionChoice:
+    """Which consistent resolution of a core an edition reaches, and how."""
+
     picks: int | None  # index into the core's resolutions, or None
-    rule: str  # how that edition settled it: unique, szykman, unresolved, no cycle ...
+    rule: BackupRule | NoCore
     why: str
 
 
@@ -40,7 +61,7 @@ class CoreReport:
     labels: tuple[str, ...]
     orders: tuple[str, ...]
     resolutions: tuple[dict[Decision, bool], ...]
-    kind: str  # circular movement, convoy paradox, other
+    kind: CoreKind
     editions: dict[str, EditionChoice]
     capped: bool = False  # MAX_RESOLUTIONS found: none listed (a partial list is arbitrary)
 
@@ -53,13 +74,13 @@ class CoreReport:
         return tuple(d for d in self.decisions if len({r[d] for r in self.resolutions}) > 1)
 
 
-def _kind(core: Sequence[Decision]) -> str:
+def _kind(core: Sequence[Decision]) -> CoreKind:
     kinds = {k for k, _ in core}
-    if "convoy" in kinds:
-        return "convoy paradox"
-    if kinds <= {"move", "dislodged"}:
-        return "circular movement"
-    return "other"
+    if CONVOY in kinds:
+        return CoreKind.CONVOY_PARADOX
+    if kinds <= {MOVE, DISLODGED}:
+        return CoreKind.CIRCULAR_MOVEMENT
+    return CoreKind.OTHER
 
 
 def explore(
@@ -125,26 +146,34 @@ def _cores_values(upstream: set[Decision], graph: nx.DiGraph) -> set[Decision]:
     return cyclic
 
 
-def _choice(core, resolutions, resolution) -> EditionChoice:
+_WHY = {
+    BackupRule.UNIQUE: "the one consistent resolution",
+    BackupRule.SZYKMAN: "Szykman: the convoys of the paradox fail",
+    BackupRule.CIRCULAR_MOVEMENT: "circular movement: all its moves succeed",
+    BackupRule.ALL_HOLD: "all hold: the moves of the paradox fail",
+    BackupRule.DPTG: "DPTG: the resolution in which all its convoys fail",
+    BackupRule.ALL_FAIL: "its moves and supports fail",
+    BackupRule.UNRESOLVED: "the rule book gives no answer",
+}
+
+
+def _choice(
+    core: tuple[Decision, ...],
+    resolutions: Sequence[Mapping[Decision, bool]],
+    resolution: Resolution,
+) -> EditionChoice:
     values = resolution.values
     mine = next((c for c in resolution.cores if set(c.decisions) & set(core)), None)
     if any(d not in values for d in core):
-        return EditionChoice(None, "different orders", "its legality rules give other orders")
+        why = "its legality rules give other orders"
+        return EditionChoice(None, NoCore.DIFFERENT_ORDERS, why)
     picked = {d: values[d] for d in core}
     index = next((i for i, r in enumerate(resolutions) if r == picked), None)
     if mine is None:
-        return EditionChoice(index, "no cycle", "its convoy-cut rule breaks the cycle")
+        return EditionChoice(index, NoCore.NO_CYCLE, "its convoy-cut rule breaks the cycle")
     if mine.unresolved:
-        return EditionChoice(None, "unresolved", "the rule book gives no answer")
-    why = {
-        "unique": "the one consistent resolution",
-        "szykman": "Szykman: the convoys of the paradox fail",
-        "circular movement": "circular movement: all its moves succeed",
-        "all hold": "all hold: the moves of the paradox fail",
-        "dptg": "DPTG: the resolution in which all its convoys fail",
-        "all fail": "its moves and supports fail",
-    }.get(mine.rule, mine.rule)
-    return EditionChoice(index, mine.rule, why)
+        return EditionChoice(None, mine.rule, _WHY[mine.rule])
+    return EditionChoice(index, mine.rule, _WHY[mine.rule])
 
 
 def report_json(reports: list[CoreReport], labels: Mapping[Decision, str] | None = None) -> dict:

@@ -25,8 +25,8 @@ from pathlib import Path
 from ..cycle.game import Step, advance
 from ..errors import DipsatError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
-from ..judge.resolution import Resolution
 from ..values.position import DislodgedUnit, PhaseKind, Position
+from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook
 
 KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}

@@ -13,17 +13,17 @@ from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Case
 from ..formats.mila import Game
-from ..judge.model import Decision
 from ..judge.movement import adjudicate
-from ..judge.resolution import Resolution, Retreating
 from ..judge.retreat_options import retreat_options
 from ..multiverse.state import MultiverseStep
 from ..multiverse.step import run_steps
 from ..render.board import Scene
 from ..render.multiverse import step_element
 from ..render.svg import to_text
+from ..values.decisions import Decision
 from ..values.orders import Given
 from ..values.position import PhaseKind, Position
+from ..values.resolution import Resolution, Retreating
 from ..values.rules import EDITIONS, RuleBook
 from .replay import start_position
 

@@ -59,16 +59,18 @@ def season_over(phase: Phase, units: tuple[Unit, ...], centres) -> Position:
 
 
 def after_movement(
-    phase: Phase,
+    before: Position,
     units: tuple[Unit, ...],
-    centres,
     dislodged: tuple[DislodgedUnit, ...],
     standoffs: frozenset[str],
 ) -> Position:
+    """The position after a movement phase: its retreats if a unit was dislodged, else the
+    end of the season."""
+    phase = before.phase
     if dislodged:
         retreat = Phase(phase.year, phase.season, PhaseKind.RETREAT)
-        return Position(retreat, units, centres, dislodged, standoffs)
-    return season_over(phase, units, centres)
+        return Position(retreat, units, before.centres, dislodged, standoffs)
+    return season_over(phase, units, before.centres)
 
 
 def after_adjustment(phase: Phase, units: tuple[Unit, ...], centres) -> Position:

@@ -31,8 +31,22 @@ from typing import TYPE_CHECKING, Any
 from topology import standard
 
 from ...errors import DipsatError
+from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
 from ...values.orders import Build, Given, Waive
+from ...values.outcomes import (
+    BackupRule,
+    Bounced,
+    CutBy,
+    DislodgedBy,
+    Illegal,
+    Invalid,
+    NoPath,
+    Outcome,
+    ParadoxRule,
+    Reason,
+    Result,
+)
 from ...values.position import PhaseKind
 from ...values.rules import RuleBook
 from .envelope import (
@@ -63,30 +77,7 @@ class SavedMultiverse:
 
 
 VARIANT_MULTIVERSE = "multiverse"
-_DECISION_KINDS = ("convoy", "dislodged", "move", "path", "sea", "support")
 _CODE = re.compile(r"^([a-z]{3})@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")
-
-
-def _reasons() -> dict[str, type]:
-    from ...values.outcomes import (
-        Bounced,
-        CutBy,
-        DislodgedBy,
-        Illegal,
-        Invalid,
-        NoPath,
-        ParadoxRule,
-    )
-
-    return {
-        "illegal": Illegal,
-        "invalid": Invalid,
-        "bounced": Bounced,
-        "no path": NoPath,
-        "cut": CutBy,
-        "dislodged": DislodgedBy,
-        "paradox": ParadoxRule,
-    }
 
 
 def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
@@ -157,15 +148,38 @@ def _spot(place: Any) -> tuple[str, int | None, int | None]:
     return (place.province, place.timeline, place.turn)
 
 
-def _reason_json(reason: Any) -> dict[str, Any] | None:
-    if reason is None:
-        return None
-    kind = next(k for k, cls in _reasons().items() if type(reason) is cls)
-    data: dict[str, Any] = {"kind": kind}
-    for name in reason.__slots__:
-        value = getattr(reason, name)
-        data[name] = list(value) if isinstance(value, tuple) else value
-    return data
+def _reason_json(reason: Reason | None) -> dict[str, Any] | None:
+    """A reason as saved games keep it (the one mapping; `_MultiverseReader.reason` reads
+    it back)."""
+    match reason:
+        case None:
+            return None
+        case Illegal(why=why):
+            return {"kind": "illegal", "why": why}
+        case Invalid(why=why):
+            return {"kind": "invalid", "why": why}
+        case Bounced(by=by):
+            return {"kind": "bounced", "by": list(by)}
+        case NoPath():
+            return {"kind": "no path"}
+        case CutBy(by=by):
+            return {"kind": "cut", "by": list(by)}
+        case DislodgedBy(by=by):
+            return {"kind": "dislodged", "by": by}
+        case ParadoxRule(rule=rule, core=core):
+            return {"kind": "paradox", "rule": str(rule), "core": list(core)}
+    raise AssertionError(f"no saved form for {reason!r}")
+
+
+_REASON_FIELDS = {
+    "illegal": ("why",),
+    "invalid": ("why",),
+    "bounced": ("by",),
+    "no path": (),
+    "cut": ("by",),
+    "dislodged": ("by",),
+    "paradox": ("rule", "core"),
+}
 
 
 def _record_json(record: Record | None) -> dict[str, Any] | None:
@@ -230,35 +244,54 @@ class _MultiverseReader(_Reader):
                 raise self.fail(f"{where}[{i}]", f"cannot read {text!r}: {err}") from err
         return tuple(found)
 
-    def reason(self, data: Any, where: str) -> Any:
+    def reason(self, data: Any, where: str) -> Reason | None:
         if data is None:
             return None
         if not isinstance(data, dict):
             raise self.fail(where, "expected an object or null")
-        reasons = _reasons()
         kind = self.field(data, "kind", str, where)
-        if kind not in reasons:
-            raise self.fail(
-                f"{where}.kind", f"expected one of {', '.join(reasons)}, found {kind!r}"
-            )
-        cls = reasons[kind]
-        self.only(data, ("kind", *cls.__slots__), where)
-        values = {}
-        for name in cls.__slots__:
+        if kind not in _REASON_FIELDS:
+            known = ", ".join(_REASON_FIELDS)
+            raise self.fail(f"{where}.kind", f"expected one of {known}, found {kind!r}")
+        self.only(data, ("kind", *_REASON_FIELDS[kind]), where)
+
+        def text(name: str) -> str:
+            if name not in data:
+                raise self.fail(where, f"missing {name!r}")
+            if not isinstance(data[name], str):
+                raise self.fail(f"{where}.{name}", "expected a string")
+            return data[name]
+
+        def texts(name: str) -> tuple[str, ...]:
             value = data.get(name)
-            if isinstance(value, list) and all(isinstance(v, str) for v in value):
-                value = tuple(value)
-            elif not isinstance(value, str):
-                raise self.fail(f"{where}.{name}", "expected a string or a list of strings")
-            values[name] = value
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise self.fail(f"{where}.{name}", "expected a list of strings")
+            return tuple(value)
+
         try:
-            return cls(**values)
-        except TypeError as err:
-            raise self.fail(where, str(err)) from err
+            match kind:
+                case "illegal":
+                    return Illegal.read(text("why"))
+                case "invalid":
+                    return Invalid.read(text("why"))
+                case "bounced":
+                    return Bounced(texts("by"))
+                case "no path":
+                    return NoPath()
+                case "cut":
+                    return CutBy(texts("by"))
+                case "dislodged":
+                    return DislodgedBy(text("by"))
+        except ValueError as err:
+            raise self.fail(f"{where}.why", f"expected a reason dipsat gives: {err}") from err
+        rule = text("rule")
+        if rule not in set(BackupRule):
+            known = ", ".join(BackupRule)
+            raise self.fail(f"{where}.rule", f"expected one of {known}, found {rule!r}")
+        return ParadoxRule(BackupRule(rule), texts("core"))
 
     def record(self, data: Any, where: str, key: tuple[int, int]) -> Record | None:
         from ...multiverse.state import Record
-        from ...values.outcomes import Outcome
 
         if data is None:
             return None
@@ -266,7 +299,7 @@ class _MultiverseReader(_Reader):
             raise self.fail(where, "expected an object or null")
         self.only(data, ("orders", "decisions", "outcomes"), where)
         orders = self.texts(self.field(data, "orders", list, where), f"{where}.orders", "movement")
-        decisions: dict[tuple[str, str], bool] = {}
+        decisions: dict[Decision, bool] = {}
         for i, item in enumerate(self.field(data, "decisions", list, where)):
             here = f"{where}.decisions[{i}]"
             if not (
@@ -278,8 +311,8 @@ class _MultiverseReader(_Reader):
             ):
                 raise self.fail(here, "expected [kind, province code, true or false]")
             kind, code, value = item
-            if kind not in _DECISION_KINDS:
-                raise self.fail(f"{here}[0]", f"expected one of {', '.join(_DECISION_KINDS)}")
+            if kind not in set(DecisionKind):
+                raise self.fail(f"{here}[0]", f"expected one of {', '.join(sorted(DecisionKind))}")
             match = _CODE.match(code)
             if not match or match.group(1) not in self.board.provinces:
                 raise self.fail(f"{here}[1]", f"expected a code such as 'mun@0:1', found {code!r}")
@@ -287,7 +320,7 @@ class _MultiverseReader(_Reader):
                 raise self.fail(f"{here}[1]", f"{code} is not on this board")
             if (kind, code) in decisions:
                 raise self.fail(here, f"a second {kind} decision for {code}")
-            decisions[(kind, code)] = value
+            decisions[(DecisionKind(kind), code)] = value
         outcomes = []
         for i, item in enumerate(self.field(data, "outcomes", list, where)):
             here = f"{where}.outcomes[{i}]"
@@ -296,8 +329,9 @@ class _MultiverseReader(_Reader):
             self.only(item, ("order", "result", "dislodged", "destroyed", "reason"), here)
             (given,) = self.texts([self.field(item, "order", str, here)], f"{here}.order", None)
             result = self.field(item, "result", str, here)
-            if not result:
-                raise self.fail(f"{here}.result", "expected a result such as 'succeeds'")
+            if result not in set(Result):
+                known = ", ".join(Result)
+                raise self.fail(f"{here}.result", f"expected one of {known}, found {result!r}")
             flags = []
             for name in ("dislodged", "destroyed"):
                 if not isinstance(item.get(name), bool):
@@ -306,7 +340,7 @@ class _MultiverseReader(_Reader):
             if "reason" not in item:
                 raise self.fail(f"{here}.reason", "missing")
             reason = self.reason(item["reason"], f"{here}.reason")
-            outcomes.append(Outcome(given, result, flags[0], flags[1], reason))
+            outcomes.append(Outcome(given, Result(result), flags[0], flags[1], reason))
         return Record(orders, decisions, tuple(outcomes))
 
     def multiverse(self, data: Any) -> SavedMultiverse:

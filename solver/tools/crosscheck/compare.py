@@ -7,9 +7,11 @@ from collections.abc import Sequence
 import networkx as nx
 
 from ...judge.fallback import dependency_graph
-from ...judge.legality import Status, analyse
-from ...judge.model import Decision, Structure, build
+from ...judge.legality import Checked, Status, analyse
+from ...judge.model import Structure, build
+from ...values.decisions import Decision
 from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
+from ...values.outcomes import Illegality, Invalidity
 from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
 
@@ -101,23 +103,22 @@ def classify(
     return f"{first[0]}: {_feature(structure, first)}"
 
 
-def _why(checked) -> str:
+_WHY = {
+    Invalidity.NOT_ORDERED_SO: "supports or convoys a move not ordered: 6.D.9, 6.D.27",
+    Invalidity.SUPPORTED_UNIT_MOVES: "hold support for a moving unit: 6.D.7",
+    Illegality.SECOND_ORDER: "a second order for the unit: 4.D.3",
+}
+
+
+def _why(checked: Checked) -> str:
     """The reason an order is invalid or illegal, in a few words, with the DATC case."""
     reason = checked.reason
-    if "no convoy was ordered" in reason:
-        via = getattr(checked.order, "via_convoy", False)
-        return (
-            "via convoy, but no convoy is ordered: 6.G.8"
-            if via
-            else "needs a convoy nobody ordered: 6.D.8"
-        )
-    if "is not ordered to move" in reason:
-        return "supports or convoys a move not ordered: 6.D.9, 6.D.27"
-    if "is ordered to move" in reason:
-        return "hold support for a moving unit: 6.D.7"
-    if "already has an order" in reason:
-        return "a second order for the unit: 4.D.3"
-    return reason
+    assert reason is not None
+    if reason.code is Invalidity.NO_CONVOY_ORDERED:
+        if getattr(checked.order, "via_convoy", False):
+            return "via convoy, but no convoy is ordered: 6.G.8"
+        return "needs a convoy nobody ordered: 6.D.8"
+    return _WHY.get(reason.code, reason.why)
 
 
 def _feature(s: Structure, decision: Decision) -> str:

@@ -13,9 +13,9 @@ import time
 from collections.abc import Sequence
 
 from ...cycle.game import advance
-from ...judge.resolution import Resolution
 from ...values.orders import Given
 from ...values.position import Position
+from ...values.resolution import Resolution
 from ...values.rules import DATC_2025, RuleBook
 from .protocol import ProtocolError, read_reply, reply, request
 

@@ -31,9 +31,10 @@ from ...values.orders import (
     SupportMove,
     Waive,
 )
-from ...values.outcomes import Outcome
+from ...values.outcomes import Outcome, Result
 from ...values.position import Position, Unit
 
+_DONE = (Result.SUCCEEDS, Result.GIVEN, Result.AVAILABLE)  # what "true" reports
 VERSION = "dipsat-crosscheck/1"
 MAX_REPLY_BYTES = 1_000_000
 _LOCATION = re.compile(r"^[A-Z]{3}(/[NSEW]C)?$")
@@ -104,7 +105,7 @@ def reply(
         if isinstance(order, Move | SupportHold | SupportMove | Convoy):
             key = place_text(Place(order.unit.place.province, None))
             if key not in results:  # the first order to a unit is the one in force
-                results[key] = outcome.result in ("succeeds", "given", "available")
+                results[key] = outcome.result in _DONE
     units: dict[str, list[str]] = {}
     for unit in after.units:
         units.setdefault(unit.power.upper(), []).append(unit_text(unit))
