@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from solver.multiverse.spacetime import spacetime_board, timelines_adjacent, within_reach
-from solver.multiverse.state import Multiverse, board_turn, winner
+from solver.multiverse.state import Multiverse, board_turn, spot, winner
 from solver.multiverse.step import step
 from solver.values.notation import parse_given
 from solver.values.position import SPRING_1901, Phase, Position, Unit
@@ -42,9 +42,9 @@ def test_reach_is_one_turn_either_way_diagonals_included():
     assert within_reach((0, 2), (1, 1), ORIGINS)
     assert within_reach((0, 1), (0, 2), ORIGINS)
     assert not within_reach((0, 0), (0, 2), ORIGINS)
-    board = spacetime_board([(0, 0), (0, 1)], {0: None})
-    assert board.army_adjacent("mun@0:1", "tyr@0:0")
-    assert not board.army_adjacent("mun@0:1", "mun@0:0")  # no province borders itself
+    board = spacetime_board(standard(), [(0, 0), (0, 1)], {0: None})
+    assert board.army_adjacent(spot("mun", 0, 1), spot("tyr", 0, 0))
+    assert not board.army_adjacent(spot("mun", 0, 1), spot("mun", 0, 0))  # never itself
 
 
 def test_board_turns_follow_phases():

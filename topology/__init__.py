@@ -12,6 +12,7 @@ from .layout import Layout, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import COASTS, Kind, Location, Power, Province, UnitType
+from .view import BoardView
 
 __all__ = [
     "COASTS",
@@ -19,6 +20,7 @@ __all__ = [
     "STANDARD_PATH",
     "AmbiguousNameError",
     "Board",
+    "BoardView",
     "Kind",
     "Layout",
     "Location",

@@ -10,7 +10,7 @@ from typing import Any
 import networkx as nx
 
 from .names import AmbiguousNameError, UnknownNameError, normalize, prefix_matches
-from .places import Kind, Location, Power, Province
+from .places import Kind, Location, Power, Province, UnitType
 
 
 class Board:
@@ -23,6 +23,7 @@ class Board:
         "_army",
         "_fleet",
         "_locations",
+        "_neighbours",
         "_power_index",
         "_powers",
         "_province_graph",
@@ -99,6 +100,11 @@ class Board:
         _set(self, "_army", nx.freeze(army))
         _set(self, "_fleet", nx.freeze(fleet))
         _set(self, "_province_graph", nx.freeze(merged))
+        _set(
+            self,
+            "_neighbours",
+            MappingProxyType({c: frozenset(merged.adj[c]) for c in sorted(merged)}),
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"Board is immutable; cannot set {name!r}")
@@ -194,6 +200,25 @@ class Board:
     def province_graph(self) -> nx.Graph:
         """Frozen graph of all provinces, an edge wherever any border exists (coasts merged)."""
         return self._province_graph
+
+    def key(self, province: str, timeline: int | None, turn: int | None) -> str | None:
+        """The province itself: a map has no boards of a multiverse (`topology.BoardView`)."""
+        return province if timeline is None and turn is None else None
+
+    def neighbours(self, key: str) -> frozenset[str]:
+        """The provinces sharing any border with ``key`` (coasts merged)."""
+        return self._neighbours[key]
+
+    def retreat_neighbours(self, location: Location, unit: UnitType) -> tuple[Location, ...]:
+        """The places a unit of that type at ``location`` could move to by itself."""
+        if unit is UnitType.ARMY:
+            return tuple(Location(p) for p in self._army.adj[location.province])
+        return tuple(Location.parse(k) for k in self._fleet.adj[str(location)])
+
+    def location_name(self, location: Location) -> str:
+        """``"St Petersburg(nc)"``: the province's name and the coast, as orders write it."""
+        name = self.province(location.province).name
+        return f"{name}({location.coast})" if location.coast else name
 
     def army_adjacent(self, a: str, b: str) -> bool:
         """True if an army can move from province ``a`` to province ``b``."""

@@ -176,14 +176,14 @@ def check_resolution(resolution: Resolution) -> list[str]:
             and c.dest.province == move.dest.province
             and decided("convoy", f)
         }
-        graph = board.province_graph()
-        seen = {f for f in fleets if p in graph[f]}
+        border = board.neighbours
+        seen = {f for f in fleets if p in border(f)}
         queue = deque(seen)
         while queue:
             sea = queue.popleft()
-            if move.dest.province in graph[sea]:
+            if move.dest.province in border(sea):
                 return True
-            for nxt in graph[sea]:
+            for nxt in border(sea):
                 if nxt in fleets and nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)

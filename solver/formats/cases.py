@@ -21,8 +21,9 @@ from pathlib import Path
 from topology import AmbiguousNameError, Location, UnknownNameError, standard
 
 from ..errors import CaseFormatError, OrderSyntaxError
+from ..multiverse.state import on_board
 from ..values.notation import parse_given
-from ..values.orders import Given, Hold, Waive, apply_board_defaults, spacetime_code
+from ..values.orders import Given, Hold, Waive, apply_board_defaults
 from ..values.position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
 
 MAX_CASE_FILE_BYTES = 4_000_000
@@ -394,8 +395,7 @@ class _Reader:
                 raise self.fail(
                     number, "expected a unit with its board, such as A b-Munich@1", column
                 )
-            code = spacetime_code(location.province, place.timeline, place.turn)
-            location = Location(code, location.coast)
+            location = on_board(location, (place.timeline, place.turn))
         elif place.timeline not in (None, 0) or place.turn not in (None, 0):
             raise self.fail(number, "units are set up on the first board, a@0", column)
         return Unit(location, unit_type, power)

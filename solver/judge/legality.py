@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from topology import Board, Kind, Location, UnitType, standard
+from topology import Board, BoardView, Kind, Location, UnitType, standard
 
 from ..values.orders import (
     MOVEMENT_ORDERS,
@@ -79,18 +79,9 @@ class Turn:
         return dict(self.orders)[unit]
 
 
-def key_of(board: Board, place: Place) -> str | None:
-    """The board's name for the province a place denotes, or None if there is none.
-
-    A standard board knows no multiverse coordinates; a spacetime board
-    (solver.multiverse.spacetime)
-    maps (province, timeline, turn) to one of its provinces."""
-    locate = getattr(board, "place_key", None)
-    if locate is not None:
-        return locate(place)
-    if place.timeline is not None or place.turn is not None:
-        return None
-    return place.province
+def key_of(board: BoardView, place: Place) -> str | None:
+    """The board's key for the province a place denotes, or None if there is none."""
+    return board.key(place.province, place.timeline, place.turn)
 
 
 def _name(board: Board, key: str) -> str:

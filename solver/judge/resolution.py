@@ -142,9 +142,6 @@ def retreats(
         by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
         entry = DislodgedUnit(s.unit_at[p], m, by_sea)
         options = retreat_options(after, entry, turn.board, turn.rules)
-        # A retreat stays on its own board (in a multiverse, codes end in '@timeline:turn').
-        board_of = p.partition("@")[2]
-        options = tuple(o for o in options if o.province.partition("@")[2] == board_of)
         found.append(Retreating(entry.unit, m, entry.by_convoy, options))
     return tuple(found)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from topology import Board, Location, UnitType, standard
+from topology import Board, Location, standard
 
 from ..values.position import DislodgedUnit, Position
 from ..values.rules import DATC_2025, RuleBook
@@ -20,10 +20,7 @@ def retreat_options(
     board = board or standard()
     may_return = dislodged.by_convoy and rules.retreat_to_convoy_origin
     unit = dislodged.unit
-    if unit.type is UnitType.ARMY:
-        candidates = [Location(p) for p in board.army_graph()[unit.province]]
-    else:
-        candidates = [Location.parse(k) for k in board.fleet_graph()[str(unit.location)]]
+    candidates = board.retreat_neighbours(unit.location, unit.type)
     occupied = position.derived("occupied", lambda: {u.province for u in position.units})
     return tuple(
         sorted(

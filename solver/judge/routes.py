@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from topology import Board, Kind
+from topology import BoardView, Kind
 
 
-def seas_touching(board: Board, province: str) -> frozenset[str]:
+def seas_touching(board: BoardView, province: str) -> frozenset[str]:
     """Sea provinces that border a province (any coast)."""
-    graph = board.province_graph()
-    return frozenset(n for n in graph[province] if board.province(n).kind is Kind.SEA)
+    return frozenset(n for n in board.neighbours(province) if board.province(n).kind is Kind.SEA)
 
 
 def minimal_routes(
-    board: Board, origin: str, dest: str, fleets: frozenset[str]
+    board: BoardView, origin: str, dest: str, fleets: frozenset[str]
 ) -> Iterator[tuple[str, ...]]:
     """Every inclusion-minimal chain of seas in `fleets` leading from origin to dest.
 
@@ -22,7 +21,7 @@ def minimal_routes(
     touches a sea further along than the next one, only the first touches the origin and
     only the last touches the destination.  These are the "proper routes" of DATC 4.E.1.
     """
-    graph = board.province_graph()
+    touching = board.neighbours
     if board.province(origin).kind is not Kind.COAST or board.province(dest).kind is not Kind.COAST:
         return
     start = seas_touching(board, origin) & fleets
@@ -35,8 +34,8 @@ def minimal_routes(
         if last in goal:
             yield tuple(path)
             return
-        for sea in sorted(fleets.intersection(graph[last])):
-            if sea in path or sea in start or any(sea in graph[p] for p in path[:-1]):
+        for sea in sorted(fleets.intersection(touching(last))):
+            if sea in path or sea in start or any(sea in touching(p) for p in path[:-1]):
                 continue
             path.append(sea)
             yield from extend(path)
@@ -46,5 +45,5 @@ def minimal_routes(
         yield from extend([first])
 
 
-def has_route(board: Board, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+def has_route(board: BoardView, origin: str, dest: str, fleets: frozenset[str]) -> bool:
     return next(minimal_routes(board, origin, dest, fleets), None) is not None

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any, cast
 
-from topology import standard
+from topology import Location, standard
 
 from ..values.calendar import SOLO_CENTRES, game_status
 from ..values.decisions import Decision
@@ -29,7 +31,57 @@ from ..values.outcomes import Outcome
 from ..values.position import Phase, PhaseKind, Position, Season
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook, Victory
-from .spacetime import BoardKey
+
+BoardKey = tuple[int, int]  # (timeline, turn)
+
+
+class Spot(str):
+    """A province of one board of the multiverse, as a key of the joint board.
+
+    It is its text, ``"mun@1:0"`` (so keys sort and print as before), and it knows its
+    parts: no key is ever taken apart again."""
+
+    province: str
+    timeline: int
+    turn: int
+
+    def __new__(cls, province: str, timeline: int, turn: int) -> Spot:
+        spot = super().__new__(cls, f"{province}@{timeline}:{turn}")
+        spot.province = province
+        spot.timeline = timeline
+        spot.turn = turn
+        return spot
+
+    @property
+    def board(self) -> BoardKey:
+        return (self.timeline, self.turn)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Spot, (self.province, self.timeline, self.turn))
+
+
+@cache
+def spot(province: str, timeline: int, turn: int) -> Spot:
+    """The one `Spot` of a province on a board (made once)."""
+    return Spot(province, timeline, turn)
+
+
+def parts(key: str) -> tuple[str, BoardKey]:
+    """A key of the joint board as the map's province and its board (read off the `Spot`)."""
+    here = cast(Spot, key)
+    return here.province, here.board
+
+
+def on_board(location: Location, key: BoardKey) -> Location:
+    """A place of the map, on one board of the joint board."""
+    return Location(spot(location.province, *key), location.coast)
+
+
+def on_map(location: Location) -> tuple[Location, BoardKey]:
+    """A place of the joint board as the map's place, and its board."""
+    key: Spot = location.province  # type: ignore[assignment]
+    return Location(key.province, location.coast), key.board
+
 
 Origins = Mapping[int, BoardKey | None]
 

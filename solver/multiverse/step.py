@@ -15,9 +15,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
 
-from topology import Location
+from topology import Location, standard
 
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
@@ -35,17 +34,16 @@ from ..values.orders import (
     Disband,
     Given,
     Move,
-    Place,
     Retreat,
     Waive,
-    spacetime_code,
 )
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RepeatFork, RuleBook, StepScope
-from .spacetime import BoardKey, spacetime_board
+from .spacetime import spacetime_board
 from .state import (
+    BoardKey,
     Fork,
     MBoard,
     Multiverse,
@@ -57,15 +55,10 @@ from .state import (
     _plain,
     _recorded,
     complete,
+    on_board,
+    parts,
     turn_phase,
 )
-
-
-@lru_cache(maxsize=65536)
-def _split(code: str) -> tuple[str, BoardKey]:
-    place = Place.from_location(Location(code))
-    return place.province, (place.timeline, place.turn)
-
 
 MAX_TIMELINES = 1024  # a step's joint turn grows with the timelines; 64 take about 0.2 s
 
@@ -281,10 +274,10 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
             convoying.setdefault(key, set()).update(_boards_named(given.order))
     for named in convoying.values():
         links |= {(a, b) for a in named for b in named if a < b}
-    st_board = spacetime_board(joint, origins, links)
+    st_board = spacetime_board(standard(), joint, origins, links)
 
     units = [
-        Unit(Location(spacetime_code(u.province, *key), u.location.coast), u.type, u.power)
+        Unit(on_board(u.location, key), u.type, u.power)
         for key in sorted(joint)
         for u in boards[key].position.units
     ]
@@ -295,7 +288,7 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
         for key in sorted(context)
         if boards[key].record is not None
         for d, v in boards[key].record.decisions.items()
-        if _split(d[1])[1] == key
+        if parts(d[1])[1] == key
     }
     turn = analyse(Position(SPRING_1901, tuple(units)), every, rules, st_board)
     structure = Structure.of(turn)
@@ -322,7 +315,7 @@ def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[Board
     or stay where another arrives). A changed support or convoy moves no unit: no spill."""
     spilled: set[BoardKey] = set()
     for unit, checked in turn.orders:
-        key = _split(unit.province)[1]
+        key = parts(unit.province)[1]
         if checked is None or (key not in past and key not in context):
             continue
         into = {key} if key in context else _boards_named(checked.given.order) & context
@@ -341,7 +334,7 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
     for unit, checked in turn.orders:
         if checked is None or checked.dest is None:
             continue
-        if _split(checked.dest.province)[1] in touched:
+        if parts(checked.dest.province)[1] in touched:
             for kind in (MOVE, PATH, SUPPORT, CONVOY):
                 free.add((kind, unit.province))
     return free
@@ -361,16 +354,16 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]):
         if resolution.values.get((DISLODGED, unit.province), False):
             continue
         place = moved_in.get(unit.province, unit.location)
-        province, key = _split(place.province)
-        if key != _split(unit.province)[1] and unit.province not in ordered_now:
+        province, key = parts(place.province)
+        if key != parts(unit.province)[1] and unit.province not in ordered_now:
             continue
         units.setdefault(key, []).append(
             Unit(Location(province, place.coast), unit.type, unit.power)
         )
     dislodged: dict[BoardKey, list[DislodgedUnit]] = {}
     for entry in resolution.dislodged:
-        province, key = _split(entry.unit.province)
-        origin, origin_key = _split(entry.attacker_from)
+        province, key = parts(entry.unit.province)
+        origin, origin_key = parts(entry.attacker_from)
         plain = Unit(
             Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
         )
@@ -380,7 +373,7 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]):
         )
     standoffs: dict[BoardKey, set[str]] = {}
     for code in resolution.standoffs:
-        province, key = _split(code)
+        province, key = parts(code)
         standoffs.setdefault(key, set()).add(province)
     keys = set(units) | set(dislodged) | set(standoffs)
     return {
@@ -398,12 +391,12 @@ def _records(
     for i, checked in enumerate(turn.checked[:count]):
         boards = {_board_of(checked.given.order.unit.place)}
         if checked.dest is not None:
-            boards.add(_split(checked.dest.province)[1])
+            boards.add(parts(checked.dest.province)[1])
         for key in boards & heads:
             mine[key].append(i)
     decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
     for d, v in resolution.values.items():
-        key = _split(d[1])[1]
+        key = parts(d[1])[1]
         if key in decisions:
             decisions[key][d] = v
     return {
@@ -420,13 +413,12 @@ def _changed(
     resolution: Resolution, turn: Turn, key: BoardKey, recorded: Mapping[Decision, bool]
 ) -> bool:
     """Did a move into this past board, or a dislodgement on it, come out differently?"""
-    suffix = f"@{key[0]}:{key[1]}"
     watched: list[Decision] = []
     for unit, checked in turn.orders:
         moves = checked is not None and isinstance(checked.order, Move)
-        if moves and checked.dest.province.endswith(suffix):
+        if moves and parts(checked.dest.province)[1] == key:
             watched.append((MOVE, unit.province))
-        if unit.province.endswith(suffix):
+        if parts(unit.province)[1] == key:
             watched.append((DISLODGED, unit.province))
     return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
 

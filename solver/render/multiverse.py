@@ -12,11 +12,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from topology import Location, standard
+from topology import standard
 from topology.layout import standard_layout
 
 from ..formats.cases import Case
-from ..multiverse.state import MBoard, Multiverse, MultiverseStep, complete
+from ..multiverse.state import BoardKey, MBoard, Multiverse, MultiverseStep, complete, on_map
 from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
@@ -26,7 +26,6 @@ from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
-BoardKey = tuple[int, int]
 CELL_WIDTH = 320.0
 GAP = 56.0
 LABEL_W = 40.0
@@ -57,11 +56,6 @@ def _board_of(place: Place) -> BoardKey | None:
     if place.timeline is None or place.turn is None:
         return None
     return (place.timeline, place.turn)
-
-
-def _standard(location: Location) -> tuple[Location, BoardKey | None]:
-    place = Place.from_location(location)
-    return Location(place.province, place.coast), _board_of(place)
 
 
 def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
@@ -111,9 +105,9 @@ def grid_element(
             across.append(d)
     retreats: dict[BoardKey, list[Retreating]] = {key: [] for key in boards}
     for r in retreating:
-        unit_location, key = _standard(r.unit.location)
+        unit_location, key = on_map(r.unit.location)
         if key in retreats:
-            options = tuple(_standard(o)[0] for o in r.options)
+            options = tuple(on_map(o)[0] for o in r.options)
             unit = replace(r.unit, location=unit_location)
             retreats[key].append(replace(r, unit=unit, options=options))
     scenes = {

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from topology import Location, standard
+from topology import standard
 
 from ..checker.equations import check_resolution
 from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
-from ..multiverse.state import Multiverse
+from ..multiverse.state import Multiverse, on_board
 from ..multiverse.step import step
-from ..values.orders import spacetime_code, timeline_name
+from ..values.orders import timeline_name
 from ..values.position import Unit
 from ..values.resolution import Resolution
 from ..values.rules import RuleBook, StepScope, rule_book
@@ -217,7 +217,7 @@ def _compare_multiverse(case: Case, mv: Multiverse) -> list[Failure]:
         return tuple(
             sorted(
                 Unit(
-                    Location(spacetime_code(u.province, h.timeline, h.turn), u.location.coast),
+                    on_board(u.location, h.key),
                     u.type,
                     u.power,
                 )

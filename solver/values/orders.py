@@ -30,11 +30,6 @@ def timeline_index(name: str) -> int:
     return index - 1
 
 
-def spacetime_code(province: str, timeline: int, turn: int) -> str:
-    """The province code of a province on a multiverse board: 'mun@1:0' (timeline 1, turn 0)."""
-    return f"{province}@{timeline}:{turn}"
-
-
 @dataclass(frozen=True, slots=True, order=True)
 class Place:
     """A province with optional coast and, in the multiverse, optional board coordinates."""

@@ -291,7 +291,7 @@ class _MultiverseReader(_Reader):
         return ParadoxRule(BackupRule(rule), texts("core"))
 
     def record(self, data: Any, where: str, key: tuple[int, int]) -> Record | None:
-        from ...multiverse.state import Record
+        from ...multiverse.state import Record, spot
 
         if data is None:
             return None
@@ -320,7 +320,7 @@ class _MultiverseReader(_Reader):
                 raise self.fail(f"{here}[1]", f"{code} is not on this board")
             if (kind, code) in decisions:
                 raise self.fail(here, f"a second {kind} decision for {code}")
-            decisions[(DecisionKind(kind), code)] = value
+            decisions[(DecisionKind(kind), spot(match.group(1), *key))] = value
         outcomes = []
         for i, item in enumerate(self.field(data, "outcomes", list, where)):
             here = f"{where}.outcomes[{i}]"
