@@ -175,22 +175,32 @@ def play_games(rec: Recorder, tmp: Path) -> None:
 def random_turns(out: Path, count: int = 600) -> None:
     """Seeded random turns adjudicated from the library under three rule books: every
     outcome with its reason, the dislodged units with their retreats, the next position."""
-    from solver.judge.movement import adjudicate
-    from solver.tools.crosscheck.generate import random_turn
-    from solver.values.rules import rule_book
+    # The modules as they were named before the layout in subpackages, else as now: the
+    # same script runs on the commits before and after a refactor.
+    try:
+        from solver.adjudicate import adjudicate  # type: ignore[import-not-found]
+        from solver.crosscheck.generate import random_turn  # type: ignore[import-not-found]
+        from solver.rules import rule_book  # type: ignore[import-not-found]
+    except ImportError:
+        from solver.judge.movement import adjudicate
+        from solver.tools.crosscheck.generate import random_turn
+        from solver.values.rules import rule_book
 
     turns = [random_turn(f"outputs-{i}", units=(18, 34)) for i in range(count)]
     for name in ("2025", "1971", "dptg"):
         lines = []
         for number, (position, orders) in enumerate(turns):
             done = adjudicate(position, orders, rule_book(name))
+            # a unit named as orders write it (`Position.name`; `str` before it existed)
+            unit = getattr(done.after, "name", str)
             lines.append(f"turn {number}")
             lines += [f"  {o.given} => {o.label} ({o.reason})" for o in done.outcomes]
             lines += [
-                f"  dislodged {r.unit} -> {[str(x) for x in r.options]}" for r in done.dislodged
+                f"  dislodged {unit(r.unit)} -> {[str(x) for x in r.options]}"
+                for r in done.dislodged
             ]
             lines += [f"  core {c.rule} {c.solutions} {c.labels}" for c in done.cores]
-            lines.append(f"  after {done.after.phase}: {[str(u) for u in done.after.units]}")
+            lines.append(f"  after {done.after.phase}: {[unit(u) for u in done.after.units]}")
         (out / f"random-{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

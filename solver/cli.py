@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from topology import standard
+
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import Case, case_files, read_cases
 from .tools.compare import compare
@@ -71,7 +73,7 @@ def parse(
         if not body.strip():
             continue
         try:
-            lines.append(str(parse_given(body, phase=phase)))
+            lines.append(str(parse_given(body, standard(), phase=phase)))
         except OrderSyntaxError as error:
             raise fail(f"{name}:{number}:{error.column}: {error.message}") from error
     for line in lines:
@@ -597,13 +599,14 @@ def game_show(file: GameFile) -> None:
 def _print_position(position, indent: str = "") -> None:
     """Each power's units and centres, then the dislodged units."""
     for power in sorted({u.power for u in position.units} | {p for _, p in position.centres}):
-        units = ", ".join(str(u) for u in position.units if u.power == power)
+        units = ", ".join(position.name(u) for u in position.units if u.power == power)
         centres = sorted(c.upper() for c, p in position.centres if p == power)
         line = f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}"
         out.print(indent + line, markup=False)
     for d in position.dislodged:
         origin = f" (from {d.attacker_from})" if d.attacker_from else ""
-        out.print(f"{indent}dislodged: {d.unit.power} {d.unit}{origin}", markup=False)
+        unit = position.name(d.unit)
+        out.print(f"{indent}dislodged: {d.unit.power} {unit}{origin}", markup=False)
 
 
 def _multiverse_adjudicate(file: str, game) -> None:

@@ -22,7 +22,7 @@ from solver.values.position import (
     Season,
     Unit,
 )
-from topology import Location, UnitType
+from topology import Location, UnitType, standard
 
 FALL_RETREAT = Phase(1901, Season.FALL, PhaseKind.RETREAT)
 WINTER = Phase(1901, Season.WINTER, PhaseKind.ADJUSTMENT)
@@ -48,7 +48,7 @@ class Adapter:
         return self.process.stdout.readline()
 
     def ask(self, rid: str, position: Position, orders: list[str]) -> dict:
-        given = [parse_given(text) for text in orders]
+        given = [parse_given(text, standard()) for text in orders]
         return read_reply(self.raw(json.dumps(request(rid, position, given))), rid)
 
     def close(self) -> None:
@@ -67,7 +67,7 @@ def adapter(request: pytest.FixtureRequest) -> Iterator[Adapter]:
 
 def ours(rid: str, position: Position, orders: list[str]) -> dict:
     """dipsat's own reply, normalised the way read_reply normalises the adapters'."""
-    step = advance(position, [parse_given(text) for text in orders])
+    step = advance(position, [parse_given(text, standard()) for text in orders])
     dislodged = {
         r.unit: r.options
         for r in getattr(step.detail, "dislodged", ())
@@ -88,6 +88,7 @@ def board(*units: str, phase: Phase = SPRING_1901, dislodged=(), centres=()) -> 
         tuple(map(unit, units)),
         centres=tuple(centres),
         dislodged=tuple(DislodgedUnit(unit(u), origin, via) for u, origin, via in dislodged),
+        board=standard(),
     )
 
 

@@ -19,7 +19,7 @@ from solver.tools.crosscheck.generate import random_turn, random_turns
 from solver.tools.crosscheck.protocol import ProtocolError, read_reply, read_request, request
 from solver.values.notation import parse_given
 from solver.values.position import SPRING_1901, Position, Unit
-from topology import Location, UnitType
+from topology import Location, UnitType, standard
 
 SELF = f"{sys.executable} -m solver.tools.adapters.dipsat"
 BUGGY = f"{sys.executable} {DATA / 'buggy_adapter.py'}"
@@ -92,11 +92,11 @@ def test_differences_name_the_first_differing_decision():
         Unit(Location("ser"), UnitType.ARMY, "Austria"),
         Unit(Location("rum"), UnitType.ARMY, "Russia"),
     )
-    position = Position(SPRING_1901, units)
+    position = Position(SPRING_1901, units, board=standard())
     orders = [
-        parse_given("Austria: A Budapest - Rumania"),
-        parse_given("Austria: A Serbia Supports A Budapest - Rumania"),
-        parse_given("Russia: A Rumania - Budapest"),
+        parse_given("Austria: A Budapest - Rumania", standard()),
+        parse_given("Austria: A Serbia Supports A Budapest - Rumania", standard()),
+        parse_given("Russia: A Rumania - Budapest", standard()),
     ]
     ours = DipsatEngine().adjudicate("h", position, orders)
     theirs = json.loads(json.dumps(ours))

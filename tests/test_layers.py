@@ -92,6 +92,28 @@ def test_every_module_imports_only_from_the_layers_below(path):
     assert not wrong, f"{module} ({layer}) imports {wrong}"
 
 
+def names_imported(path) -> set[str]:
+    """The names a file imports from other modules (``from m import name``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+CORE_PACKAGES = ("values", "judge", "checker", "cycle", "multiverse")
+
+
+@pytest.mark.parametrize("package", CORE_PACKAGES)
+def test_the_core_never_fetches_the_standard_board(package):
+    """The board travels inside the values (a position's, a multiverse's): no module of the
+    core loads a map of its own."""
+    for path in sorted((ROOT / "solver" / package).rglob("*.py")):
+        assert not names_imported(path) & {"standard", "standard_layout", "STANDARD"}, path
+
+
 def test_the_board_knows_nothing_of_the_adjudicator():
     for path in sorted((ROOT / "topology").rglob("*.py")):
         assert not {m for m in imports(path) if m.startswith("solver")}, path

@@ -14,6 +14,7 @@ from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import MAX_TIMELINES, step
 from solver.values.notation import MAX_ORDER_CHARS, parse_given
 from solver.values.position import SPRING_1901, Position
+from topology import standard
 
 CASES = Path(__file__).parent.parent / "cases" / "datc"
 
@@ -21,8 +22,10 @@ CASES = Path(__file__).parent.parent / "cases" / "datc"
 def test_an_order_longer_than_the_limit_is_refused_with_its_length() -> None:
     text = "A Munich - " + "Ruhr " * MAX_ORDER_CHARS
     with pytest.raises(OrderSyntaxError, match=f"at most {MAX_ORDER_CHARS} characters"):
-        parse_given(text)
-    assert parse_given("A Munich - Ruhr").order is not None  # ordinary orders still read
+        parse_given(text, standard())
+    assert (
+        parse_given("A Munich - Ruhr", standard()).order is not None
+    )  # ordinary orders still read
 
 
 def test_a_case_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
@@ -34,7 +37,7 @@ def test_a_case_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
 
 
 def test_a_multiverse_with_too_many_timelines_is_refused() -> None:
-    board = Position(SPRING_1901)
+    board = Position(SPRING_1901, board=standard())
     boards = tuple(MBoard(t, 0, board) for t in range(MAX_TIMELINES + 1))
     origins = tuple((t, None if t == 0 else (0, 0)) for t in range(MAX_TIMELINES + 1))
     with pytest.raises(DipsatError, match=f"at most {MAX_TIMELINES} timelines"):

@@ -66,10 +66,11 @@ def play(rules, *steps: list[str]) -> Multiverse:
         SPRING_1901,
         (army("mun", "Germany"), army("boh", "Germany"), army("tyr", "Austria")),
         centres,
+        board=standard(),
     )
     mv = Multiverse.start(start)
     for orders in steps:
-        mv = step(mv, [parse_given(o) for o in orders], rules).after
+        mv = step(mv, [parse_given(o, standard()) for o in orders], rules).after
     return mv
 
 
@@ -96,11 +97,12 @@ def test_victory_rules():
     board = standard()
     eighteen = sorted(board.centres)[:18]
     rest = sorted(board.centres)[18:]
-    head_a = Position(SPRING_1901, (), tuple((c, "France") for c in eighteen))
+    head_a = Position(SPRING_1901, (), tuple((c, "France") for c in eighteen), board=standard())
     head_b = Position(
         SPRING_1901,
         (),
         tuple((c, "France") for c in eighteen[:10]) + tuple((c, "England") for c in rest),
+        board=standard(),
     )
     mv = Multiverse(
         (
@@ -111,7 +113,7 @@ def test_victory_rules():
     )
     assert winner(mv) == "France"
     assert winner(mv, replace(DATC_2025, victory=Victory.DISTINCT_CENTRES)) == "France"
-    split = Position(SPRING_1901, (), tuple((c, "England") for c in eighteen))
+    split = Position(SPRING_1901, (), tuple((c, "England") for c in eighteen), board=standard())
     mv = Multiverse(
         (
             Multiverse.start(split).boards[0],

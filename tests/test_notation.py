@@ -32,7 +32,7 @@ def order_lines(name: str) -> list[str]:
 
 @pytest.mark.parametrize(("text", "canonical"), table("notations.txt"))
 def test_notation_reads_as_canonical(text, canonical):
-    assert str(parse_given(text)) == canonical
+    assert str(parse_given(text, standard())) == canonical
 
 
 @pytest.mark.parametrize("name", ["datc_v3_2_orders.txt", "mdatc_orders.txt"])
@@ -40,8 +40,8 @@ def test_every_document_order_round_trips(name):
     lines = order_lines(name)
     assert len(lines) > 30
     for line in lines:
-        first = parse_given(line)
-        assert parse_given(str(first)) == first, line
+        first = parse_given(line, standard())
+        assert parse_given(str(first), standard()) == first, line
 
 
 def test_datc_document_has_all_its_orders():
@@ -51,31 +51,31 @@ def test_datc_document_has_all_its_orders():
 @pytest.mark.parametrize(("text", "error"), table("bad_orders.txt"))
 def test_bad_orders_name_the_column(text, error):
     with pytest.raises(OrderSyntaxError) as caught:
-        parse_given(text)
+        parse_given(text, standard())
     assert str(caught.value).startswith(error)
     assert caught.value.column >= 1
 
 
 def test_retreat_phase_reads_a_move_as_retreat():
-    assert isinstance(parse_order("A Holland - Belgium", phase="retreat"), Retreat)
-    assert isinstance(parse_order("A Holland - Belgium"), Move)
+    assert isinstance(parse_order("A Holland - Belgium", standard(), phase="retreat"), Retreat)
+    assert isinstance(parse_order("A Holland - Belgium", standard()), Move)
 
 
 def test_daide_in_a_retreat_phase_takes_only_retreat_verbs():
     """MTO is a movement verb: in a retreat phase it is an error, not a move that would print
     as text reading back as a retreat."""
     with pytest.raises(OrderSyntaxError) as caught:
-        parse_given("( ENG AMY HOL ) MTO BEL", phase="retreat")
+        parse_given("( ENG AMY HOL ) MTO BEL", standard(), phase="retreat")
     assert str(caught.value) == "17: expected RTO or DSB (a retreat phase), found 'MTO'"
-    retreat = parse_given("( ENG AMY HOL ) RTO BEL", phase="retreat")
+    retreat = parse_given("( ENG AMY HOL ) RTO BEL", standard(), phase="retreat")
     assert isinstance(retreat.order, Retreat)
-    assert parse_given(str(retreat), phase="retreat") == retreat
-    assert isinstance(parse_order("( ENG AMY HOL ) DSB", phase="retreat"), Disband)
+    assert parse_given(str(retreat), standard(), phase="retreat") == retreat
+    assert isinstance(parse_order("( ENG AMY HOL ) DSB", standard(), phase="retreat"), Disband)
 
 
 def test_ambiguous_name_lists_candidates():
     with pytest.raises(OrderSyntaxError, match=r"could be .*Norway, Norwegian Sea"):
-        parse_order("F Nor - Swe")
+        parse_order("F Nor - Swe", standard())
 
 
 # -- property tests ------------------------------------------------------------------------
@@ -86,7 +86,7 @@ _VALID_SAMPLES = [line.split(": ", 1)[-1] for line in order_lines("datc_v3_2_ord
 @given(st.text(max_size=60))
 def test_arbitrary_text_parses_or_raises_syntax_error(text):
     try:
-        parse_given(text)
+        parse_given(text, standard())
     except OrderSyntaxError as error:
         assert isinstance(error, ValueError)
         assert 1 <= error.column <= len(text) + 1
@@ -103,11 +103,11 @@ def test_mutated_orders_parse_or_raise_syntax_error(order, at, cut, insert):
     at = min(at, len(order))
     text = order[:at] + insert + order[at + cut :]
     try:
-        result = parse_given(text)
+        result = parse_given(text, standard())
     except OrderSyntaxError as error:
         assert 1 <= error.column <= len(text) + 1
     else:
-        assert parse_given(str(result)) == result
+        assert parse_given(str(result), standard()) == result
 
 
 _CODES = sorted(standard().provinces)
@@ -144,7 +144,7 @@ orders = st.one_of(
 @settings(max_examples=500, deadline=None)
 @given(orders)
 def test_printed_orders_parse_back(order):
-    assert parse_order(str(order)) == order
+    assert parse_order(str(order), standard()) == order
 
 
 SHARED_DATC = DATA.parent.parent.parent / "shared" / "datc-raw" / "datc-v3.2"

@@ -180,7 +180,7 @@ def test_check_page_orders_show_expected_and_actual(checked):
         for row, order, outcome in zip(rows, orders, outcomes, strict=True):
             cells = [c.content() for c in row.all("td")]
             assert cells[2:] == [
-                str(order.given.order),
+                order.given.order_text,
                 order.expected_under(result.case.edition) or "-",
                 outcome.label,
             ]
@@ -250,7 +250,7 @@ def test_explore_page_draws_what_each_edition_decides(explored, case_id):
         drawn = {g.attrs["data-order"]: g.classes for g in svg.all("g", "order")}
         outcomes = adjudicate(case.position, givens, EDITIONS[names[0]]).outcomes
         for outcome in outcomes:
-            assert outcome.result in drawn[str(outcome.given.order)], (names, outcome)
+            assert outcome.result in drawn[outcome.given.order_text], (names, outcome)
 
 
 @pytest.mark.parametrize("case_id", EXPLORED)
@@ -375,7 +375,7 @@ def test_compare_page_draws_each_differing_case_under_both_books():
             drawn = {g.attrs["data-order"]: g.classes for g in svg.all("g", "order")}
             scene = case_scenes(case, book)[number // 2]
             for given, outcome in zip(scene.orders, scene.outcomes, strict=True):
-                assert outcome.result in drawn[str(given.order)], (case.id, book.name)
+                assert outcome.result in drawn[given.order_text], (case.id, book.name)
         rows = article.all("table", "differences")[0].all("tr")[1:]
         assert [r.content() for r in rows] == [
             f"{d['order']} {d['first']} {d['second']}" for d in entry["orders"]

@@ -14,14 +14,14 @@ def army(province: str, power: str) -> Unit:
 
 
 def position(phase: str, units, centres=()) -> Position:
-    return Position(Phase.parse(phase), tuple(units), tuple(centres))
+    return Position(Phase.parse(phase), tuple(units), tuple(centres), board=standard())
 
 
 def test_spring_goes_to_fall_and_fall_to_winter_with_new_owners():
     spring = position("S1901M", [army("mun", "Germany")], [("mun", "Germany")])
-    fall = advance(spring, [parse_given("Germany: A Munich - Ruhr")]).after
+    fall = advance(spring, [parse_given("Germany: A Munich - Ruhr", standard())]).after
     assert str(fall.phase) == "Fall 1901 movement"
-    winter = advance(fall, [parse_given("Germany: A Ruhr - Belgium")]).after
+    winter = advance(fall, [parse_given("Germany: A Ruhr - Belgium", standard())]).after
     assert str(winter.phase) == "Winter 1901 adjustment"
     assert winter.owner("bel") == "Germany"
     assert winter.owner("mun") == "Germany"  # an empty centre keeps its owner
@@ -35,7 +35,7 @@ def test_an_empty_winter_is_skipped():
 
 def test_ownership_changes_only_after_fall():
     spring = position("S1901M", [army("ruh", "Germany")], [("mun", "Germany")])
-    fall = advance(spring, [parse_given("Germany: A Ruhr - Belgium")]).after
+    fall = advance(spring, [parse_given("Germany: A Ruhr - Belgium", standard())]).after
     assert fall.owner("bel") is None
 
 
@@ -43,8 +43,8 @@ def test_a_fall_retreat_leads_to_the_adjustments():
     units = [army("bur", "France"), army("ruh", "France"), army("mun", "Germany")]
     fall = position("F1901M", units, [("mun", "Germany"), ("mar", "France"), ("par", "France")])
     orders = [
-        parse_given("France: A Burgundy - Munich"),
-        parse_given("France: A Ruhr Supports A Burgundy - Munich"),
+        parse_given("France: A Burgundy - Munich", standard()),
+        parse_given("France: A Ruhr Supports A Burgundy - Munich", standard()),
     ]
     retreat = advance(fall, orders).after
     assert str(retreat.phase) == "Fall 1901 retreat"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ TURNS = list(_turns())
 def test_propagation_gives_the_solver_path_answers(book: str) -> None:
     settled_alone = 0
     for position, orders in TURNS:
-        structure = Structure.of(analyse(position, orders, RULE_BOOKS[book], None))
+        structure = Structure.of(analyse(position, orders, RULE_BOOKS[book]))
         fast, slow = settle(structure, FAST), settle(structure, SLOW)
         assert fast.values == slow.values and list(fast.values) == list(slow.values)
         assert fast.cores == slow.cores and fast.forced == slow.forced
@@ -51,14 +52,14 @@ def test_a_joint_multiverse_turn_settles_alike_on_both_paths() -> None:
     hands the cores it cannot settle to the solver."""
     from solver.multiverse.state import MBoard, Multiverse
     from solver.multiverse.step import step
-    from solver.values.orders import Given, apply_board_defaults
+    from solver.values.orders import apply_board_defaults
 
     boards = [MBoard(0, 0, random_turn("joint-root", (34, 34))[0])]
     orders = []
     for t in range(16):
         position, given = random_turn(f"joint-{t}", units=(34, 34))
         boards.append(MBoard(t, 1, position))
-        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
+        orders += [replace(g, order=apply_board_defaults(g.order, t, 1)) for g in given]
     origins = tuple((t, None if t == 0 else (0, 0)) for t in range(16))
     mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
     assert step(mv, orders, config=FAST) == step(mv, orders, config=SLOW)

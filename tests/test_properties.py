@@ -57,7 +57,9 @@ def turns(draw, foreign: bool = True):
 
 def _in(position: Position, season: Season) -> Position:
     """The same units and centres in another season's movement phase."""
-    return Position(Phase(1901, season, PhaseKind.MOVEMENT), position.units, position.centres)
+    return Position(
+        Phase(1901, season, PhaseKind.MOVEMENT), position.units, position.centres, board=standard()
+    )
 
 
 # -- 1. no crash under any rule book ------------------------------------------------------
@@ -247,12 +249,12 @@ _PHASES = st.sampled_from((None, "movement", "retreat", "adjustment"))
 
 def _parse_or_documented_error(text: str, phase: str | None) -> None:
     try:
-        result = parse_given(text, phase=phase)
+        result = parse_given(text, standard(), phase=phase)
     except DipsatError:
         return
     # The canonical print reads back without a phase ('A X - Y' in a retreat phase would
     # read as a retreat, so a DAIDE MTO parsed there is printed as a move that does not).
-    assert parse_given(str(result)) == result, text
+    assert parse_given(str(result), standard()) == result, text
 
 
 @settings(max_examples=fuzz_examples(300), deadline=None)
@@ -278,7 +280,7 @@ def test_parser_raises_only_documented_errors_on_mutated_orders(order, edits, ph
 def test_parser_samples_are_valid():
     """The mutations above start from orders that parse (else they would test nothing)."""
     for text in _ORDER_SAMPLES:
-        parse_given(text)
+        parse_given(text, standard())
 
 
 # -- 8. the case-file reader fails only with documented errors ----------------------------

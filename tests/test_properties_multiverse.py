@@ -45,7 +45,7 @@ from solver.values.orders import (
 )
 from solver.values.position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Unit
 from solver.values.rules import DATC_2025, RULE_BOOKS, RepeatFork, StepScope
-from topology import Location, UnitType
+from topology import Location, UnitType, standard
 
 BOOKS = {
     **RULE_BOOKS,
@@ -70,7 +70,11 @@ def start(n: int, timelines: int) -> Multiverse:
     for t in range(1, timelines):
         k = rng.randint(4, 34)
         position = random_turn(f"mvprop-{n}-{t}", (k, k))[0]
-        boards.append(MBoard(t, 1, Position(turn_phase(1), position.units, position.centres)))
+        boards.append(
+            MBoard(
+                t, 1, Position(turn_phase(1), position.units, position.centres, board=standard())
+            )
+        )
     origins = ((0, None), *((t, (0, 0)) for t in range(1, timelines)))
     return Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
 
@@ -88,7 +92,7 @@ def _cross(rng: random.Random, mv: Multiverse, unit: Unit, here: tuple[int, int]
     keys = [b.key for b in mv.boards]
     keys += [(t, n + 1) for t, n in keys[:2]] + [(len(mv.origins), 1)]  # boards that do not exist
     there = rng.choice(keys)
-    targets = _targets(unit)
+    targets = _targets(standard(), unit)
     near = {p.province for p in targets}
     dest = rng.choice(targets) if targets and rng.random() > 0.1 else Place(unit.province)
     board = mv.board(there)
@@ -99,12 +103,12 @@ def _cross(rng: random.Random, mv: Multiverse, unit: Unit, here: tuple[int, int]
         return SupportHold(_ref(unit, here), _ref(rng.choice(close), there))
     if kind == "support" and others:
         mover = rng.choice(others)
-        aims = [p for p in _targets(mover) if p.province in near] or _targets(mover) or [dest]
+        aims = [p for p in _targets(standard(), mover) if p.province in near] or _targets(standard(), mover) or [dest]
         aim_board = rng.choice((there, there, here))
         return SupportMove(_ref(unit, here), _ref(mover, there), _at(rng.choice(aims), aim_board))
     if kind == "convoy" and unit.type is UnitType.FLEET and others:
         army = rng.choice([u for u in others if u.type is UnitType.ARMY] or others)
-        far = rng.choice(_targets(army) or [dest])
+        far = rng.choice(_targets(standard(), army) or [dest])
         return Convoy(_ref(unit, here), _ref(army, there), _at(far, rng.choice((there, here))))
     return Move(_ref(unit, here), _at(dest, there))
 
@@ -121,7 +125,7 @@ def orders_for(rng: random.Random, mv: Multiverse) -> list[Given]:
             order = apply_board_defaults(g.order, t, head.turn)
             mine[(head.key, order.unit.place.province)] = Given(g.power, order)
         for d in head.position.dislodged:
-            if rng.random() < 0.7 and (targets := _targets(d.unit)):
+            if rng.random() < 0.7 and (targets := _targets(standard(), d.unit)):
                 dest = _at(rng.choice(targets), head.key)
                 order = Retreat(_ref(d.unit, head.key), dest)
                 mine[(head.key, "retreat", d.unit.province)] = Given(d.unit.power, order)
@@ -133,7 +137,7 @@ def orders_for(rng: random.Random, mv: Multiverse) -> list[Given]:
     past = [(b.key, u) for b in mv.boards if b.key not in head_keys for u in b.position.units]
     for _ in range(rng.randint(0, 2) if past else 0):
         key, unit = rng.choice(past)
-        targets = _targets(unit)
+        targets = _targets(standard(), unit)
         order = Move(_ref(unit, key), _at(rng.choice(targets), key)) if targets else None
         mine[(key, unit.province, "past")] = Given(unit.power, order or Hold(_ref(unit, key)))
     return list(mine.values())
@@ -222,16 +226,19 @@ def test_phase_scope_order_into_a_head_that_owes_a_phase():
     once made the step treat that head as a past board and crash reading its record)."""
     army = lambda p, power: Unit(Location(p), UnitType.ARMY, power)  # noqa: E731
     mv = step(
-        Multiverse.start(Position(SPRING_1901, (army("mun", "Germany"),))),
-        [parse_given("Germany: A Munich hold")],
+        Multiverse.start(Position(SPRING_1901, (army("mun", "Germany"),), board=standard())),
+        [parse_given("Germany: A Munich hold", standard())],
     ).after
     owes = Position(
         Phase.parse("S1901R"),
         (army("boh", "Austria"),),
         dislodged=(DislodgedUnit(army("tyr", "Austria"), ""),),
+        board=standard(),
     )
     mv = Multiverse((*mv.boards, MBoard(1, 1, owes)), ((0, None), (1, (0, 0))))
-    result = step(mv, [parse_given("Germany: A a-Munich - b-Tyrolia@1")], BOOKS["2025+phase"])
+    result = step(
+        mv, [parse_given("Germany: A a-Munich - b-Tyrolia@1", standard())], BOOKS["2025+phase"]
+    )
     (outcome,) = result.outcomes
     assert outcome.result == "illegal", outcome
     assert "b@1 settles its Spring 1901 retreat" in str(outcome.reason), outcome.reason
@@ -245,11 +252,13 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
 
     def at(*units):
         placed = tuple(Unit(Location(p), t, power) for p, t, power in units)
-        return Position(turn_phase(1), placed)
+        return Position(turn_phase(1), placed, board=standard())
 
     army, fleet = UnitType.ARMY, UnitType.FLEET
-    root = Position(SPRING_1901, (Unit(Location("mun"), army, "Germany"),))
-    a = step(Multiverse.start(root), [parse_given("Germany: A Munich hold")]).after.boards
+    root = Position(SPRING_1901, (Unit(Location("mun"), army, "Germany"),), board=standard())
+    a = step(
+        Multiverse.start(root), [parse_given("Germany: A Munich hold", standard())]
+    ).after.boards
     b = MBoard(1, 1, at(("war", army, "Russia")))
     c = MBoard(2, 1, at(("fin", fleet, "Russia"), ("nwy", army, "Germany")))
     mv = Multiverse((*a, b, c), ((0, None), (1, (0, 0)), (2, (0, 0))))
@@ -258,9 +267,9 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
         "Russia: F c-Finland@1 - b-St Petersburg(sc)@1",
         "Germany: A c-Norway@1 - c-Finland@1",
     )
-    first = step(mv, [parse_given(o) for o in orders])
+    first = step(mv, [parse_given(o, standard()) for o in orders])
     assert [o.result for o in first.outcomes] == ["succeeds"] * 3
-    again = step(first.after, [parse_given("Germany: A c-Tyrolia@2 - a-Bohemia@1")])
+    again = step(first.after, [parse_given("Germany: A c-Tyrolia@2 - a-Bohemia@1", standard())])
     # Germany owns no centre on c, so its armies there are gone after c's winter: the order
     # is illegal, but a@1 and c@1 are adjudicated again all the same, consistently
     assert [o.result for o in again.outcomes] == ["illegal"]

@@ -204,7 +204,7 @@ def order_problems(scene, root):
         if result not in RESULTS:
             yield f"{given}: result {result!r} has no class"
         kind = KINDS[type(given.order).__name__]
-        expected[(str(given.order), result, kind, bool(outcome and outcome.dislodged))] += 1
+        expected[(given.order_text, result, kind, bool(outcome and outcome.dislodged))] += 1
     drawn = Counter(map(order_key, groups(root, "order", "data-order")))
     if drawn != expected:
         yield f"orders drawn {sorted(drawn - expected)}, missing {sorted(expected - drawn)}"

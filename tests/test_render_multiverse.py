@@ -73,11 +73,11 @@ def test_every_step_is_drawn(case):
             orders.setdefault(g.get("data-order"), []).append(classes(g))
         for outcome in done.outcomes:
             assert any(
-                outcome.result in c and "current" in c for c in orders[str(outcome.given.order)]
+                outcome.result in c and "current" in c for c in orders[outcome.given.order_text]
             ), outcome
         for outcome in done.revised:
             assert any(
-                outcome.result in c and "revised" in c for c in orders[str(outcome.given.order)]
+                outcome.result in c and "revised" in c for c in orders[outcome.given.order_text]
             ), outcome
 
 

@@ -32,6 +32,7 @@ from solver.formats.savegame import (
 from solver.values.notation import parse_given
 from solver.values.position import Phase, Position
 from solver.values.rules import DATC_2025, policy_table, rule_book
+from topology import standard
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def game() -> SavedGame:
 def test_the_standard_start():
     assert len(STANDARD_START.units) == 22
     assert len(STANDARD_START.centres) == 22
-    assert str(STANDARD_START.unit_in("stp")) == "F St Petersburg(sc)"
+    assert STANDARD_START.name(STANDARD_START.unit_in("stp")) == "F St Petersburg(sc)"
 
 
 def test_a_played_game_round_trips(game, tmp_path):
@@ -241,7 +242,7 @@ def test_stored_orders_read_back_as_given(game):
     for past in game.history:
         kind = past.position.phase.kind.value
         for given in past.orders:
-            assert parse_given(str(given), phase=kind) == given
+            assert parse_given(str(given), standard(), phase=kind) == given
 
 
 def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
@@ -263,7 +264,7 @@ def test_new_game_refuses_unknown_rules():
     with pytest.raises(DipsatError, match="unknown rule book"):
         new_game("1066")
     assert new_game("dptg").position == Position(
-        Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres
+        Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres, board=standard()
     )
 
 
@@ -392,7 +393,7 @@ def test_a_game_played_on_the_command_line(tmp_path):
     assert "France: A Paris - Burgundy: fails (bounced by A Munich)" in result.stdout
     game = load(path)
     assert (game.rules.name, str(game.position.phase)) == ("dptg", "Fall 1901 movement")
-    assert str(game.position.unit_in("nth")) == "F North Sea"
+    assert game.position.name(game.position.unit_in("nth")) == "F North Sea"
     assert game.history[0].outcomes[0].result == "succeeds"
 
 

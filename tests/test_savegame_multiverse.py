@@ -28,6 +28,7 @@ from solver.formats.savegame import (
 from solver.multiverse.step import step
 from solver.values.notation import parse_given
 from solver.values.rules import DATC_2025
+from topology import standard
 
 NEXT = (
     "Austria: A c-Tyrolia@1 Retreats to c-Vienna@1",
@@ -42,7 +43,7 @@ def game() -> SavedMultiverse:
     """Three steps with two forks off a@0 (timelines b and c): past boards with records,
     a fork owing a retreat, one owing an adjustment, and orders submitted for the next step."""
     mv = play(DATC_2025, *REPEATED)
-    return SavedMultiverse(DATC_2025, mv, tuple(parse_given(t) for t in NEXT))
+    return SavedMultiverse(DATC_2025, mv, tuple(parse_given(t, standard()) for t in NEXT))
 
 
 def test_the_sample_is_not_trivial(game):
@@ -216,7 +217,9 @@ def test_a_multiverse_game_played_on_the_command_line(tmp_path):
     assert dipsat("game", "new", path, "--multiverse").exit_code == 0
     result = dipsat("game", "order", path, "Germany: A MUN - TYR", "Austria: A VIE - TYR")
     assert (result.exit_code, result.stdout.strip()) == (0, "2 of 2 order(s) accepted")
-    assert load_multiverse(path).orders[0] == parse_given("Germany: A a-Munich@0 - a-Tyrolia@0")
+    assert load_multiverse(path).orders[0] == parse_given(
+        "Germany: A a-Munich@0 - a-Tyrolia@0", standard()
+    )
     result = dipsat("game", "adjudicate", path)
     assert result.exit_code == 0, result.stderr
     assert "Germany: A a-Munich@0 - a-Tyrolia@0: fails" in result.stdout

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from topology import Kind, Location, UnitType, standard
+from topology import Board, Kind, Location, UnitType
 
 from ..errors import DipsatError
 from ..values.calendar import adjustment, after_adjustment, owned_centres
@@ -33,7 +33,7 @@ def adjudicate_adjustments(
     disorder for any disbands still owed."""
     if position.phase.kind is not PhaseKind.ADJUSTMENT:
         raise DipsatError(f"{position.phase} is not an adjustment phase")
-    board = standard()
+    board = position.map
     allowance = {power: adjustment(position, power) for power in board.powers}
     used: dict[str, int] = dict.fromkeys(board.powers, 0)
     built: list[Unit] = []
@@ -57,7 +57,7 @@ def adjudicate_adjustments(
             automatic += civil_disorder(position, power, remaining, rules)[:owed]
     gone = set(disbanded) | set(automatic)
     units = tuple(u for u in position.units if u not in gone) + tuple(built)
-    after = after_adjustment(position.phase, units, position.centres)
+    after = after_adjustment(position, units)
     return AdjustmentResolution(
         tuple(outcomes), tuple(built), tuple(disbanded), tuple(sorted(automatic)), after
     )
@@ -73,7 +73,7 @@ def _judge(
 ) -> tuple[Result, Unit | Illegal | None]:
     """(SUCCEEDS, the unit built or disbanded, None for a waive), or (ILLEGAL or FAILS, why);
     a success counts against the power's allowance."""
-    board = standard()
+    board = position.map
     order = given.order
     power = given.power
 
@@ -90,9 +90,9 @@ def _judge(
     if isinstance(order, Disband):
         unit = position.unit_in(order.unit.place.province)
         if unit is None or unit.power != power:
-            return illegal(Illegality.NO_UNIT_OF_POWER, power, order.unit.place)
+            return illegal(Illegality.NO_UNIT_OF_POWER, power, order.unit.place.text(board))
         if unit in disbanded:
-            return illegal(Illegality.ALREADY_DISBANDED, unit)
+            return illegal(Illegality.ALREADY_DISBANDED, position.name(unit))
         if used[power] >= -allowance[power]:
             return illegal(Illegality.NO_MORE_DISBANDS, power)
         used[power] += 1
@@ -136,13 +136,13 @@ def civil_disorder(
 ) -> list[Unit]:
     """The power's units in the order civil disorder removes them: farthest first, fleets
     before armies, then alphabetically by English province name (DATC 4.D.8)."""
-    board = standard()
+    board = position.map
     if rules.civil_disorder is CivilDisorder.OWNED_CENTRES:
         sources = owned_centres(position, power)
         distance = board.distances_to(sources) if sources else {}
         far = {u: distance.get(u.province, float("inf")) for u in units}
     else:
-        far = {u: _home_distance(power, u) for u in units}
+        far = {u: _home_distance(board, power, u) for u in units}
 
     def key(unit: Unit):
         return (-far[unit], unit.type is not UnitType.FLEET, board.province(unit.province).name)
@@ -150,10 +150,9 @@ def civil_disorder(
     return sorted(units, key=key)
 
 
-def _home_distance(power: str, unit: Unit) -> float:
+def _home_distance(board: Board, power: str, unit: Unit) -> float:
     """1971/1982 reading: steps to the nearest home centre; a fleet counts fleet moves only,
     an army may also count steps across the sea."""
-    board = standard()
     homes = set(board.home_centres(power))
     if unit.type is UnitType.ARMY:
         return board.distances_to(homes).get(unit.province, float("inf"))

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from topology import Board, Location, UnitType, standard
+from topology import Board, Location, UnitType
 
 from ..errors import DipsatError
 from ..judge.retreat_options import retreat_options
@@ -30,7 +30,7 @@ def adjudicate_retreats(
     """Move or disband every dislodged unit; two retreats to one province both disband."""
     if position.phase.kind is not PhaseKind.RETREAT:
         raise DipsatError(f"{position.phase} is not a retreat phase")
-    board = standard()
+    board = position.map
     pending = {d.unit.province: d for d in position.dislodged}
     chosen: dict[str, tuple[int, Retreat | Disband]] = {}
     verdicts: list[Illegal | None] = []
@@ -46,9 +46,10 @@ def adjudicate_retreats(
         elif given.power is not None and given.power != entry.unit.power:
             verdicts.append(Illegal.because(Illegality.FOREIGN_DISLODGED, entry.unit.power))
         elif entry.unit.province in chosen:
-            verdicts.append(Illegal.because(Illegality.SECOND_ORDER, entry.unit))
+            verdicts.append(Illegal.because(Illegality.SECOND_ORDER, position.name(entry.unit)))
         elif isinstance(order, Retreat) and _target(board, position, entry, order, rules) is None:
-            verdicts.append(Illegal.because(Illegality.RETREAT_NOT_ALLOWED, entry.unit, order.dest))
+            unit, dest = position.name(entry.unit), order.dest.text(board)
+            verdicts.append(Illegal.because(Illegality.RETREAT_NOT_ALLOWED, unit, dest))
         else:
             chosen[entry.unit.province] = (index, order)
             verdicts.append(None)
@@ -75,7 +76,7 @@ def adjudicate_retreats(
                     Result.FAILS,
                     reason=Bounced(
                         tuple(
-                            str(pending[p].unit)
+                            position.name(pending[p].unit)
                             for p, t in sorted(targets.items())
                             if p != province and t.province == targets[province].province
                         )
@@ -87,7 +88,7 @@ def adjudicate_retreats(
             moved[province] = Unit(targets[province], unit.type, unit.power)
             outcomes.append(Outcome(given, Result.SUCCEEDS))
     disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
-    after = season_over(position.phase, position.units + tuple(moved.values()), position.centres)
+    after = season_over(position, position.units + tuple(moved.values()), position.centres)
     return RetreatResolution(tuple(outcomes), disbanded, after)
 
 
@@ -102,9 +103,7 @@ def _target(
     if isinstance(order, Disband):
         return None
     options = [
-        o
-        for o in retreat_options(position, entry, board, rules)
-        if o.province == order.dest.province
+        o for o in retreat_options(position, entry, rules) if o.province == order.dest.province
     ]
     if order.dest.coast is not None and entry.unit.type is UnitType.FLEET:
         options = [o for o in options if o.coast == order.dest.coast]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from topology import AmbiguousNameError, Location, UnknownNameError, standard
@@ -281,10 +281,10 @@ class _Reader:
         except OrderSyntaxError as err:
             raise self.fail(number, err.message, err.column) from err
         if draft.season is not None:
-            given = Given(given.power, apply_board_defaults(given.order, *draft.season))
+            given = replace(given, order=apply_board_defaults(given.order, *draft.season))
         if given.power is not None and given.power != draft.power:
             raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
-        given = Given(draft.power, given.order)
+        given = replace(given, power=draft.power)
         orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
         first_step = not draft.multiverse or len(draft.blocks) == 1
         if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
@@ -430,7 +430,8 @@ class _Reader:
     def place_unit(self, draft: _Draft, number: int, unit: Unit, setup: bool = False) -> None:
         if unit.province in draft.units:
             other, line = draft.units[unit.province]
-            raise self.fail(number, f"{unit} would stand where {other} stands (line {line})")
+            mine, theirs = unit.text(self.board), other.text(self.board)
+            raise self.fail(number, f"{mine} would stand where {theirs} stands (line {line})")
         draft.units[unit.province] = (unit, number)
         if setup:
             draft.setup.add(unit.province)
@@ -442,9 +443,8 @@ class _Reader:
         centres = draft.centres
         if draft.multiverse and not centres:  # a multiverse starts as a game does
             centres = {c: p for p in self.board.powers for c in self.board.home_centres(p)}
-        position = Position(
-            phase, tuple(u for u, _ in draft.units.values()), tuple(centres.items())
-        )
+        units = tuple(u for u, _ in draft.units.values())
+        position = Position(phase, units, tuple(centres.items()), board=self.board)
         blocks = tuple(
             Block(
                 kind,

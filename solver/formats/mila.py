@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from topology import Board, Kind, Location, UnitType, standard
@@ -148,15 +148,13 @@ def read_position(data: dict, board: Board | None = None) -> Position:
         for p, us in data.get("dislodged", {}).items()
         for u, info in us.items()
     ]
-    return Position(phase, tuple(units), tuple(centres), tuple(dislodged))
+    return Position(phase, tuple(units), tuple(centres), tuple(dislodged), board=board)
 
 
 def snapshot(position: Position, rules: RuleBook = DATC_2025) -> Snapshot:
     """Our position in the comparable form, with the retreat options of dislodged units."""
-    board = standard()
     dislodged = frozenset(
-        _dislodged_text(d.unit, retreat_options(position, d, board, rules))
-        for d in position.dislodged
+        _dislodged_text(d.unit, retreat_options(position, d, rules)) for d in position.dislodged
     )
     return Snapshot(
         position.phase.code,
@@ -181,6 +179,7 @@ class RecordedPhase:
     retreats: tuple[tuple[Unit, tuple[Location, ...]], ...]  # starred units and options
     centres: tuple[tuple[str, str], ...]
     orders: tuple[Given, ...]
+    board: Board = field(repr=False, compare=False)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -198,7 +197,8 @@ class RecordedPhase:
         keep (each attacker's origin, the standoff provinces) from the caller."""
         if self.phase is None:
             raise DipsatError(f"{self.name} is not a phase to adjudicate")
-        return Position(self.phase, self.units, self.centres, dislodged, standoffs)
+        board = self.board
+        return Position(self.phase, self.units, self.centres, dislodged, standoffs, board=board)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +272,11 @@ class _Reader:
         retreats = self.retreats(self.field(state, "retreats", dict, "state"), starred)
         centres = self.centres(self.field(state, "centers", dict, "state"))
         try:
-            Position(phase or SPRING_1901, units, centres)
+            Position(phase or SPRING_1901, units, centres, board=self.board)
         except DipsatError as error:
             raise self.fail(f"state.units: {error}") from error
         given = self.orders(orders, phase)
-        return RecordedPhase(name, phase, units, retreats, centres, given)
+        return RecordedPhase(name, phase, units, retreats, centres, given, self.board)
 
     def phase_name(self, name: str) -> Phase | None:
         if name == END:
@@ -399,5 +399,5 @@ class _Reader:
                     ) from error
                 if order.power not in (None, power):
                     raise self.fail(f"orders.{key}: {text!r} is an order of {order.power}")
-                given.append(Given(power, order.order))
+                given.append(replace(order, power=power))
         return tuple(given)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from topology import Board, BoardView, Kind, Location, UnitType, standard
+from topology import BoardView, Kind, Location, UnitType
 
 from ..values.orders import (
+    CODES,
     MOVEMENT_ORDERS,
     Convoy,
     Given,
@@ -26,7 +27,7 @@ from ..values.orders import (
     SupportMove,
 )
 from ..values.outcomes import Illegal, Illegality, Invalid, Invalidity
-from ..values.position import Position, Unit, location_name
+from ..values.position import Position, Unit
 from ..values.rules import (
     DATC_2025,
     ConvoyToAdjacent,
@@ -72,8 +73,11 @@ class Turn:
     position: Position
     checked: tuple[Checked, ...]
     orders: tuple[tuple[Unit, Checked | None], ...]  # each unit's order in force (None: holds)
-    board: Board = field(default_factory=standard)
     rules: RuleBook = DATC_2025
+
+    @property
+    def board(self) -> BoardView:
+        return self.position.board
 
     def order_of(self, unit: Unit) -> Checked | None:
         return dict(self.orders)[unit]
@@ -84,11 +88,11 @@ def key_of(board: BoardView, place: Place) -> str | None:
     return board.key(place.province, place.timeline, place.turn)
 
 
-def _name(board: Board, key: str) -> str:
+def _name(board: BoardView, key: str) -> str:
     return board.province(key).name
 
 
-def _fleets(position: Position, board: Board) -> frozenset[str]:
+def _fleets(position: Position, board: BoardView) -> frozenset[str]:
     """The provinces of the fleets at sea: the fleets that could convoy."""
     return position.derived(
         ("fleets at sea", id(board)),
@@ -100,7 +104,7 @@ def _fleets(position: Position, board: Board) -> frozenset[str]:
     )
 
 
-def _can_reach(board: Board, unit: Unit, province: str) -> bool:
+def _can_reach(board: BoardView, unit: Unit, province: str) -> bool:
     """Whether the unit could move to the province by itself (no convoy), any coast."""
     if unit.type is UnitType.ARMY:
         return board.province(province).kind is not Kind.SEA and board.army_adjacent(
@@ -110,13 +114,13 @@ def _can_reach(board: Board, unit: Unit, province: str) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _coasts_towards(board: Board, location: Location, province: str) -> tuple[str | None, ...]:
+def _coasts_towards(board: BoardView, location: Location, province: str) -> tuple[str | None, ...]:
     """`Board.fleet_coasts_towards`, kept: boards and locations are immutable values."""
     return board.fleet_coasts_towards(location, province)
 
 
 def _move_problem(
-    board: Board,
+    board: BoardView,
     position: Position,
     unit: Unit,
     dest: str,
@@ -148,7 +152,7 @@ def _move_problem(
         return Illegal.because(Illegality.FLEET_INLAND), None, False
     reach = _coasts_towards(board, unit.location, dest)
     if not reach:
-        here = location_name(unit.location)
+        here = board.location_name(unit.location)
         return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, province.name), None, False
     if not province.coasts:
         return None, Location(dest), False
@@ -157,7 +161,7 @@ def _move_problem(
             return None, Location(dest, coast), False
         if rules.unreachable_coast is UnreachableCoast.IGNORED and len(reach) == 1:
             return None, Location(dest, reach[0]), False  # 4.B.3 (a)
-        here = location_name(unit.location)
+        here = board.location_name(unit.location)
         target = f"{province.name}({coast})"
         return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, target), None, False
     if len(reach) == 1 and rules.single_coast_default:  # 4.B.2
@@ -165,9 +169,11 @@ def _move_problem(
     return Illegal.because(Illegality.COAST_NEEDED, province.name), Location(dest), False
 
 
-def _judge(board: Board, position: Position, index: int, given: Given, rules: RuleBook) -> Checked:
+def _judge(position: Position, index: int, given: Given, rules: RuleBook) -> Checked:
     """Legality of one order, from the board alone."""
+    board = position.board
     order = given.order
+    names = given.board or CODES  # the order's places are named by the map it was given on
 
     def illegal(code: Illegality, *names: object, unit: Unit | None = None) -> Checked:
         return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *names))
@@ -181,7 +187,7 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
         return illegal(Illegality.NOT_A_MOVEMENT_ORDER, unit=unit)
     key, unit = find(order.unit.place)
     if unit is None:
-        return illegal(Illegality.NO_UNIT, order.unit.place)
+        return illegal(Illegality.NO_UNIT, order.unit.place.text(names))
     if given.power is not None and given.power != unit.power:
         return illegal(Illegality.FOREIGN_UNIT, _name(board, key), unit.power, unit=unit)
     written = order.unit.place.coast
@@ -191,12 +197,12 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
         and written != unit.location.coast
         and not isinstance(order, Move)
     ):  # 4.B.5 (a); a move keeps the 6.B.11 reading below
-        return illegal(Illegality.NOT_ON_THAT_COAST, unit, written, unit=unit)
+        return illegal(Illegality.NOT_ON_THAT_COAST, position.name(unit), written, unit=unit)
     if isinstance(order, Hold):
         return Checked(index, given, unit, Status.ACTIVE)
     dest = key_of(board, order.dest) if not isinstance(order, SupportHold) else None
     if dest is None and not isinstance(order, SupportHold):
-        return illegal(Illegality.NO_SUCH_BOARD, order.dest, unit=unit)
+        return illegal(Illegality.NO_SUCH_BOARD, order.dest.text(names), unit=unit)
     match order:
         case Move(via_convoy=via):
             if via and unit.type is UnitType.FLEET:
@@ -247,17 +253,23 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
         case SupportHold(supported=ref) | SupportMove(supported=ref):
             _, target = find(ref.place)
             if target is None:
-                return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place, unit=unit)
+                return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place.text(names), unit=unit)
             if target is unit:
                 return illegal(Illegality.SUPPORTS_ITSELF, unit=unit)
             if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
                 None,
                 target.location.coast,
             ):  # 4.B.5 (a): the wrong coast of the supported unit
-                return illegal(Illegality.NOT_ON_THAT_COAST, target, ref.place.coast, unit=unit)
+                supported = position.name(target)
+                return illegal(Illegality.NOT_ON_THAT_COAST, supported, ref.place.coast, unit=unit)
             into = dest if isinstance(order, SupportMove) else target.province
             if not _can_reach(board, unit, into):
-                return illegal(Illegality.SUPPORT_OUT_OF_REACH, unit, _name(board, into), unit=unit)
+                return illegal(
+                    Illegality.SUPPORT_OUT_OF_REACH,
+                    position.name(unit),
+                    _name(board, into),
+                    unit=unit,
+                )
             settled = None
             if isinstance(order, SupportMove):
                 problem, settled, _ = _move_problem(
@@ -281,13 +293,13 @@ def _judge(board: Board, position: Position, index: int, given: Given, rules: Ru
                 return illegal(Illegality.CONVOY_NOT_AT_SEA, unit=unit)
             _, army = find(ref.place)
             if army is None or army.type is not UnitType.ARMY:
-                return illegal(Illegality.NOTHING_TO_CONVOY, ref.place, unit=unit)
+                return illegal(Illegality.NOTHING_TO_CONVOY, ref.place.text(names), unit=unit)
             if army.province == dest:
                 return illegal(Illegality.OWN_PROVINCE, unit=unit)
             routes = minimal_routes(board, army.province, dest, _fleets(position, board))
             if not any(unit.province in route for route in routes):
                 origin, goal = _name(board, army.province), _name(board, dest)
-                return illegal(Illegality.OFF_ROUTE, unit, origin, goal, unit=unit)
+                return illegal(Illegality.OFF_ROUTE, position.name(unit), origin, goal, unit=unit)
             return Checked(
                 index, given, unit, Status.ACTIVE, dest=Location(dest), target=army.province
             )
@@ -319,11 +331,10 @@ def analyse(
     position: Position,
     givens: Sequence[Given],
     rules: RuleBook = DATC_2025,
-    board: Board | None = None,
 ) -> Turn:
     """Judge every order of a movement turn and settle each unit's order in force."""
-    board = board or standard()
-    judged = [_judge(board, position, i, g, rules) for i, g in enumerate(givens)]
+    board = position.board
+    judged = [_judge(position, i, g, rules) for i, g in enumerate(givens)]
     # each unit's order in force, by the unit's province (cheaper keys than the units)
     in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
     several: list[Unit] = []
@@ -334,7 +345,7 @@ def analyse(
             judged[i] = replace(
                 checked,
                 status=Status.ILLEGAL,
-                reason=Illegal.because(Illegality.SECOND_ORDER, checked.unit),
+                reason=Illegal.because(Illegality.SECOND_ORDER, position.name(checked.unit)),
             )
             if checked.unit not in several:
                 several.append(checked.unit)
@@ -346,7 +357,7 @@ def analyse(
             judged[first.index] = replace(
                 first,
                 status=Status.ILLEGAL,
-                reason=Illegal.because(Illegality.SEVERAL_ORDERS, unit),
+                reason=Illegal.because(Illegality.SEVERAL_ORDERS, position.name(unit)),
             )
             in_force[unit.province] = None
 
@@ -382,7 +393,7 @@ def analyse(
         if checked is not None:
             judged[checked.index] = checked
     orders = tuple((unit, in_force[unit.province]) for unit in position.units)
-    return Turn(position, tuple(judged), orders, board, rules)
+    return Turn(position, tuple(judged), orders, rules)
 
 
 def _swaps(in_force: dict[str, Checked | None], province: str, checked: Checked) -> bool:
@@ -396,7 +407,7 @@ def _swaps(in_force: dict[str, Checked | None], province: str, checked: Checked)
 
 
 def _invalid_reason(
-    board: Board,
+    board: BoardView,
     position: Position,
     in_force: dict[str, Checked | None],
     convoys: dict[tuple[str, str], list[Unit]],
@@ -416,22 +427,25 @@ def _invalid_reason(
         case SupportHold():
             target_order = in_force.get(checked.target)
             if target_order is not None and isinstance(target_order.order, Move):
-                return Invalid.because(
-                    Invalidity.SUPPORTED_UNIT_MOVES, position.unit_in(checked.target)
-                )
+                return Invalid.because(Invalidity.SUPPORTED_UNIT_MOVES, _at(position, checked))
         case SupportMove():
             if not _matches_move(
                 in_force.get(checked.target), checked.dest.province, checked.dest.coast
             ):
-                return Invalid.because(
-                    Invalidity.NOT_ORDERED_SO, position.unit_in(checked.target), order.dest
-                )
+                dest = order.dest.text(checked.given.board or CODES)
+                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, checked), dest)
         case Convoy():
             if not _matches_move(in_force.get(checked.target), checked.dest.province):
-                return Invalid.because(
-                    Invalidity.NOT_ORDERED_SO, position.unit_in(checked.target), order.dest
-                )
+                dest = order.dest.text(checked.given.board or CODES)
+                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, checked), dest)
     return None
+
+
+def _at(position: Position, checked: Checked) -> str:
+    """The supported or convoyed unit, named."""
+    unit = position.unit_in(checked.target)
+    assert unit is not None
+    return position.name(unit)
 
 
 def _convoy_matches(in_force: dict[str, Checked | None], fleet: Unit) -> bool:

@@ -151,7 +151,7 @@ class Structure:
             if q in moves and moves[q].dest.province == p:
                 returning[p] = q
 
-        names = {p: str(u) for p, u in unit_at.items()}
+        names = {p: u.text(turn.board) for p, u in unit_at.items()}
 
         def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
             return {k: tuple(v) for k, v in table.items()}
@@ -171,7 +171,7 @@ class Structure:
             origin,
             returning,
             fallback,
-            {p: str(c.order) if c is not None else names[p] for p, c in order_of.items()},
+            {p: c.given.order_text if c is not None else names[p] for p, c in order_of.items()},
             names,
         )
 

@@ -136,12 +136,12 @@ def retreats(
     empty: frozenset[str],
 ) -> tuple[Retreating, ...]:
     """Each dislodged unit with its attacker's origin and the places it may retreat to."""
-    after = Position(turn.position.phase, units, (), (), empty)
+    after = Position(turn.position.phase, units, (), (), empty, board=turn.board)
     found = []
     for p, m in sorted(dislodger.items()):
         by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
         entry = DislodgedUnit(s.unit_at[p], m, by_sea)
-        options = retreat_options(after, entry, turn.board, turn.rules)
+        options = retreat_options(after, entry, turn.rules)
         found.append(Retreating(entry.unit, m, entry.by_convoy, options))
     return tuple(found)
 

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from topology import Board, Location, standard
+from topology import Location
 
 from ..values.position import DislodgedUnit, Position
 from ..values.rules import DATC_2025, RuleBook
 
 
 def retreat_options(
-    position: Position,
-    dislodged: DislodgedUnit,
-    board: Board | None = None,
-    rules: RuleBook = DATC_2025,
+    position: Position, dislodged: DislodgedUnit, rules: RuleBook = DATC_2025
 ) -> tuple[Location, ...]:
     """Where a dislodged unit may go: an adjacent place, not occupied, not left empty by a
     standoff (either coast), and not the attacker's origin unless the attack came by convoy
     and the rule book allows that (DATC 4.A.5).  No coastal crawl."""
-    board = board or standard()
+    board = position.board
     may_return = dislodged.by_convoy and rules.retreat_to_convoy_origin
     unit = dislodged.unit
     candidates = board.retreat_neighbours(unit.location, unit.type)

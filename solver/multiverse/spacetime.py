@@ -22,7 +22,7 @@ from typing import cast
 from topology import Board, Location, Province, UnitType
 
 from ..values.orders import timeline_name
-from .state import BoardKey, Spot, on_board, on_map, spot
+from .state import BoardKey, Spot, SpotNames, on_board, on_map, spot
 
 
 def timelines_adjacent(a: int, b: int, origins: Mapping[int, BoardKey | None]) -> bool:
@@ -113,8 +113,7 @@ class SpacetimeBoard:
 
     def location_name(self, location: Location) -> str:
         """``"b-St Petersburg(nc)@1"``: as the MDATC letter notation writes a place."""
-        plain, (timeline, turn) = on_map(location)
-        return f"{timeline_name(timeline)}-{self.base.location_name(plain)}@{turn}"
+        return SpotNames(self.base).location_name(location)
 
 
 def _pair(a: BoardKey, b: BoardKey) -> tuple[BoardKey, BoardKey]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, cast
 
-from topology import Location, standard
+from topology import Board, Location
 
 from ..values.calendar import SOLO_CENTRES, game_status
 from ..values.decisions import Decision
@@ -86,6 +86,20 @@ def on_map(location: Location) -> tuple[Location, BoardKey]:
 Origins = Mapping[int, BoardKey | None]
 
 
+@dataclass(frozen=True, slots=True)
+class SpotNames:
+    """Names the places of a multiverse's boards as the MDATC letter notation writes them,
+    ``"b-St Petersburg(nc)@1"`` (a plain place as the map names it)."""
+
+    map: Board
+
+    def location_name(self, location: Location) -> str:
+        if not isinstance(location.province, Spot):
+            return self.map.location_name(location)
+        plain, (timeline, turn) = on_map(location)
+        return f"{timeline_name(timeline)}-{self.map.location_name(plain)}@{turn}"
+
+
 def turn_phase(turn: int) -> Phase:
     """The movement phase of a turn: 0 is Spring 1901, 1 Fall 1901, 2 Spring 1902."""
     return Phase(1901 + turn // 2, Season.FALL if turn % 2 else Season.SPRING, PhaseKind.MOVEMENT)
@@ -139,6 +153,11 @@ class Multiverse:
             if b.timeline not in heads or heads[b.timeline].turn < b.turn:
                 heads[b.timeline] = b
         return heads
+
+    @property
+    def map(self) -> Board:
+        """The map every board of the multiverse is on."""
+        return self.boards[0].position.map
 
     def origin_map(self) -> dict[int, BoardKey | None]:
         return dict(self.origins)
@@ -195,13 +214,13 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
 
     order = _places(given.order, head_turn)
     if isinstance(order, Waive):
-        return Given(given.power, order)
+        return replace(given, order=order)
     here = order.unit.place
     if here.timeline is None and here.turn is None and len(heads) == 1:
         (only,) = heads.values()
         here = replace(here, timeline=only.timeline, turn=only.turn)
         order = replace(order, unit=replace(order.unit, place=here))
-    return Given(given.power, apply_board_defaults(order, here.timeline, here.turn))
+    return replace(given, order=apply_board_defaults(order, here.timeline, here.turn))
 
 
 def _recorded(board: MBoard) -> tuple[Given, ...]:
@@ -243,7 +262,7 @@ def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
         return None
     counts = {
         power: len({p for h in heads for p, owner in h.position.centres if owner == power})
-        for power in standard().powers
+        for power in mv.map.powers
     }
     best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]

@@ -16,7 +16,7 @@ import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from topology import Location, standard
+from topology import Location
 
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
@@ -98,7 +98,7 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
         if key in by_head:
             by_head[key].append(i)
         else:
-            where = given.order.unit.place if key is not None else "its board"
+            where = given.order.unit.place.text(mv.map) if key is not None else "its board"
             reason = Illegal.because(Illegality.NOT_ON_A_HEAD, where)
             outcomes[i] = Outcome(given, Result.ILLEGAL, reason=reason)
 
@@ -185,7 +185,7 @@ def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool
 
 
 def _plain_given(given: Given) -> Given:
-    return Given(given.power, _plain(given.order))
+    return replace(given, order=_plain(given.order))
 
 
 def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, config):
@@ -203,7 +203,7 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         if not spilled:
             break
         past |= spilled
-    resolution = resolve(turn, structure, settled, _joint_position)
+    resolution = resolve(turn, structure, settled, after_joint_movement)
 
     index = {g: i for i, g in enumerate(every)}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -274,7 +274,8 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
             convoying.setdefault(key, set()).update(_boards_named(given.order))
     for named in convoying.values():
         links |= {(a, b) for a in named for b in named if a < b}
-    st_board = spacetime_board(standard(), joint, origins, links)
+    base = boards[min(heads)].position.map
+    st_board = spacetime_board(base, joint, origins, links)
 
     units = [
         Unit(on_board(u.location, key), u.type, u.power)
@@ -290,7 +291,7 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
         for d, v in boards[key].record.decisions.items()
         if parts(d[1])[1] == key
     }
-    turn = analyse(Position(SPRING_1901, tuple(units)), every, rules, st_board)
+    turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
     structure = Structure.of(turn)
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     free = _acting_on(turn, touched)
@@ -298,14 +299,14 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
     return turn, structure, settle(structure, config, fixed), history, context, every
 
 
-def _joint_position(
+def after_joint_movement(
     before: Position,
     units: tuple[Unit, ...],
     dislodged: tuple[DislodgedUnit, ...],
     standoffs: frozenset[str],
 ) -> Position:
-    """The joint board after the movement, as it stands: split by board afterwards."""
-    return Position(before.phase, units, (), dislodged, standoffs)
+    """The joint board after the movement, as it stands: `step` splits it by board."""
+    return Position(before.phase, units, (), dislodged, standoffs, board=before.board)
 
 
 def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):

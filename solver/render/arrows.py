@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import networkx as nx
 
-from topology import Board, standard
+from topology import Board
 
 from ..values.orders import (
     Build,
@@ -27,7 +27,6 @@ from ..values.orders import (
     SupportMove,
 )
 from ..values.outcomes import Outcome
-from ..values.position import location_name
 from ..values.resolution import Retreating
 from .style import FAIL, POWER_COLOURS, colour
 from .svg import Point, between, el, line_d, num, title, toward
@@ -60,12 +59,11 @@ def draw_orders(
     outcomes: Sequence[Outcome] | None,
     locate: Locate,
     prefix: str,
-    board: Board | None = None,
+    board: Board,
     tags: Sequence[str] = (),
 ) -> None:
     """Each order as a group classed by kind and result (and its tag, if any); places
     ``locate`` cannot place (another board not drawn) leave the order out of the picture."""
-    board = board or standard()
     convoys = [g.order for g in orders if isinstance(g.order, Convoy)]
     for index, given in enumerate(orders):
         outcome = outcomes[index] if outcomes is not None else None
@@ -88,7 +86,7 @@ def draw_orders(
         g = el(
             parent,
             "g",
-            {"class": " ".join(["order", kind, result, *fate]), "data-order": str(given.order)},
+            {"class": " ".join(["order", kind, result, *fate]), "data-order": given.order_text},
         )
         title(g, order_text(given, outcome))
         stroke = colour(given.power)
@@ -203,13 +201,16 @@ def _convoy_stops(order: Move, convoys: list[Convoy], locate: Locate, board: Boa
     return [s for s in stops if s is not None]
 
 
-def draw_retreats(parent: ET.Element, retreating: Sequence[Retreating], locate: Locate) -> None:
+def draw_retreats(
+    parent: ET.Element, retreating: Sequence[Retreating], locate: Locate, board: Board
+) -> None:
     """Each dislodged unit's retreat options, as thin dotted arrows from the unit."""
     for r in retreating:
         start = locate(Place(r.unit.province, r.unit.location.coast))
         g = el(parent, "g", {"class": "retreat-options", "data-place": str(r.unit.location)})
-        names = ", ".join(location_name(o) for o in r.options) or "none: the unit is destroyed"
-        title(g, f"{r.unit.power} {r.unit} may retreat to: {names}")
+        options = [board.location_name(o) for o in r.options]
+        names = ", ".join(options) or "none: the unit is destroyed"
+        title(g, f"{r.unit.power} {r.unit.text(board)} may retreat to: {names}")
         for option in r.options:
             end = locate(Place(option.province, option.coast))
             if start is None or end is None:

@@ -11,10 +11,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from topology import Board, Kind, Location, standard
+from topology import Board, Kind, Location
 from topology.layout import Layout, standard_layout
 
-from ..values.orders import Given, Place, named_places
+from ..values.orders import Given, Names, Place, named_places
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Retreating
@@ -95,11 +95,13 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
 
 
 # -- units ----------------------------------------------------------------------------------
-def draw_unit(parent: ET.Element, unit: Unit, at: Point, extra: Sequence[str] = ()) -> None:
+def draw_unit(
+    parent: ET.Element, unit: Unit, at: Point, names: Names, extra: Sequence[str] = ()
+) -> None:
     kind = "army" if unit.type.value == "A" else "fleet"
     classes = " ".join(["unit", kind, unit.power.lower(), *extra])
     g = el(parent, "g", {"class": classes, "data-place": str(unit.location)})
-    title(g, f"{unit.power} {unit}" + (f" ({', '.join(extra)})" if extra else ""))
+    title(g, f"{unit.power} {unit.text(names)}" + (f" ({', '.join(extra)})" if extra else ""))
     x, y = at
     fill = colour(unit.power)
     if kind == "army":
@@ -121,14 +123,13 @@ def draw_board(
     parent: ET.Element,
     scene: Scene,
     prefix: str,
-    board: Board | None = None,
     layout: Layout | None = None,
 ) -> None:
     """Map, units, retreat options and orders of one scene, in layout coordinates.
 
     In a movement phase the units that must retreat are marked where they stand; in a
     retreat phase they stand beside the unit that dislodged them."""
-    board = board or standard()
+    board = scene.position.map
     layout = layout or standard_layout()
     draw_map(parent, scene.position, board, layout)
     fate: dict[str, list[str]] = {}
@@ -138,13 +139,13 @@ def draw_board(
     awaiting = bool(scene.position.dislodged)  # a retreat phase: the fates are theirs
     for unit in scene.position.units:
         extra = () if awaiting else fate.get(unit.province, ())
-        draw_unit(units, unit, unit_point(layout, unit.location), extra)
+        draw_unit(units, unit, unit_point(layout, unit.location), board, extra)
     for d in scene.position.dislodged:
         x, y = unit_point(layout, d.unit.location)
         extra = ["retreating", *fate.get(d.unit.province, ())[1:]]
-        draw_unit(units, d.unit, (x + 16, y + 10), extra)  # beside the attacker
+        draw_unit(units, d.unit, (x + 16, y + 10), board, extra)  # beside the attacker
     where = locator(scene.position, layout)
-    draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, where)
+    draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, where, board)
     draw_orders(
         el(parent, "g", {"class": "orders"}),
         scene.orders,

@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from topology import standard
 from topology.layout import standard_layout
 
 from ..formats.cases import Case
@@ -187,7 +186,7 @@ def grid_element(
         [d.outcome for d in across],
         locate,
         prefix,
-        standard(),
+        mv.map,
         [d.tag for d in across],
     )
     panel = el(root, "g", {"class": "panel", "transform": f"translate({num(grid_w + 10)},40)"})

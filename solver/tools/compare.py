@@ -31,7 +31,8 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
         for o in done.outcomes:
             found[f"{position.phase}: {o.given}"] = o.label
         if isinstance(done.detail, AdjustmentResolution):
-            removed = ", ".join(str(u) for u in done.detail.civil_disorder) or "none"
+            removed = ", ".join(position.name(u) for u in done.detail.civil_disorder)
+            removed = removed or "none"
             found[f"{position.phase}: civil disorder"] = removed
         if isinstance(done.detail, Resolution) and any(c.unresolved for c in done.detail.cores):
             found[f"{position.phase}: paradox"] = "unresolved"

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from topology import standard
+from topology import Board
 
 from ..checker.equations import check_resolution
 from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
-from ..multiverse.state import Multiverse, on_board
+from ..multiverse.state import Multiverse, SpotNames, on_board
 from ..multiverse.step import step
-from ..values.orders import timeline_name
+from ..values.orders import Names, timeline_name
 from ..values.position import Unit
 from ..values.resolution import Resolution
 from ..values.rules import RuleBook, StepScope, rule_book
@@ -76,8 +76,7 @@ def _section_key(section: str) -> tuple:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
-def _units(pairs) -> str:
-    board = standard()
+def _units(board: Board, pairs: Iterable[tuple[str, str]]) -> str:
     return "; ".join(f"{power} {board.province(p).name}" for power, p in pairs) or "none"
 
 
@@ -146,12 +145,20 @@ def _run_standard(case: Case, rules: RuleBook) -> CaseResult:
             got = tuple(sorted((u.power, u.province) for u in step.detail.civil_disorder))
             wanted = case.automatic_under(block, rules.name)
             if got != wanted:
-                failures.append(Failure(case.id, "automatic disbands", _units(wanted), _units(got)))
+                board = position.map
+                failures.append(
+                    Failure(
+                        case.id, "automatic disbands", _units(board, wanted), _units(board, got)
+                    )
+                )
         position = step.after
     if case.after is not None and not failures:
         got = tuple(sorted(position.units))
         if got != case.after:
-            failures.append(Failure(case.id, "AFTER", _describe(case.after), _describe(got)))
+            names = case.position.board
+            failures.append(
+                Failure(case.id, "AFTER", _describe(case.after, names), _describe(got, names))
+            )
     return CaseResult(case, tuple(failures), resolution)
 
 
@@ -234,12 +241,15 @@ def _compare_multiverse(case: Case, mv: Multiverse) -> list[Failure]:
             continue
         got = on_heads(units_of)
         if got != expected:
-            failures.append(Failure(case.id, label, _describe(expected), _describe(got)))
+            names = SpotNames(case.position.map)
+            failures.append(
+                Failure(case.id, label, _describe(expected, names), _describe(got, names))
+            )
     return failures
 
 
-def _describe(units) -> str:
-    return "; ".join(f"{u.power} {u}" for u in units) or "none"
+def _describe(units: Iterable[Unit], names: Names) -> str:
+    return "; ".join(f"{u.power} {u.text(names)}" for u in units) or "none"
 
 
 def run(cases: Iterable[Case], rules: RuleBook | None = None) -> Report:

@@ -13,7 +13,7 @@ from ..multiverse.step import step
 from ..values.calendar import game_status
 from ..values.orders import timeline_name
 from ..values.outcomes import Outcome
-from ..values.position import Position, location_name
+from ..values.position import Position
 from ..values.resolution import Resolution
 from ..values.rules import RuleBook
 
@@ -26,14 +26,15 @@ def _orders(outcomes: tuple[Outcome, ...]) -> list[dict]:
 
 
 def _movement(resolution: Resolution) -> dict:
+    board = resolution.position.board
     return {
         "dislodged": [
             {
-                "unit": str(r.unit),
+                "unit": r.unit.text(board),
                 "power": r.unit.power,
-                "from": location_name(Location(r.attacker_from)),
+                "from": board.location_name(Location(r.attacker_from)),
                 "by_convoy": r.by_convoy,
-                "retreats": [location_name(x) for x in r.options],
+                "retreats": [board.location_name(x) for x in r.options],
             }
             for r in resolution.dislodged
         ],
@@ -45,7 +46,7 @@ def _movement(resolution: Resolution) -> dict:
 
 
 def _units(position: Position) -> list[str]:
-    return [f"{u.power}: {u}" for u in position.units]
+    return [f"{u.power}: {position.name(u)}" for u in position.units]
 
 
 def explain(case: Case, rules: RuleBook) -> dict:
@@ -60,7 +61,9 @@ def explain(case: Case, rules: RuleBook) -> dict:
         if isinstance(done.detail, Resolution):
             entry.update(_movement(done.detail))
         if isinstance(done.detail, AdjustmentResolution):
-            entry["civil_disorder"] = [f"{u.power}: {u}" for u in done.detail.civil_disorder]
+            entry["civil_disorder"] = [
+                f"{u.power}: {position.name(u)}" for u in done.detail.civil_disorder
+            ]
         phases.append(entry)
         position = done.after
     return {
@@ -101,7 +104,9 @@ def _explain_multiverse(case: Case, rules: RuleBook) -> dict:
             "head": b.key in heads,
             "phase": str(b.position.phase),
             "units": _units(b.position),
-            "retreating": [f"{d.unit.power}: {d.unit}" for d in b.position.dislodged],
+            "retreating": [
+                f"{d.unit.power}: {b.position.name(d.unit)}" for d in b.position.dislodged
+            ],
         }
         for b in mv.boards
     ]

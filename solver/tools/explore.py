@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from topology import Board
-
 from ..judge.fallback import _cores_upstream_first, dependency_graph, settle
 from ..judge.legality import analyse
 from ..judge.model import Structure, build
 from ..judge.movement import adjudicate
+from ..judge.resolution import NextPosition
 from ..judge.solve import SolverConfig, solutions
+from ..values.calendar import after_movement
 from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
 from ..values.outcomes import BackupRule
@@ -87,20 +87,20 @@ def explore(
     position: Position,
     orders: Sequence[Given],
     rules: RuleBook,
-    board: Board | None = None,
     recorded: Mapping[Decision, bool] | None = None,
     editions: Mapping[str, RuleBook] = EDITIONS,
     config: SolverConfig | None = None,
+    then: NextPosition = after_movement,
 ) -> list[CoreReport]:
     """Lay out every core of the turn under `rules` (legality and equations) and what each
     edition makes of it."""
     config = config or SolverConfig()
-    turn = analyse(position, orders, rules, board)
+    turn = analyse(position, orders, rules)
     structure = Structure.of(turn)
     settled = settle(structure, config, recorded)
     graph = dependency_graph(build(structure, settled.recorded))
     by_edition = {
-        name: adjudicate(position, orders, book, config, board, recorded)
+        name: adjudicate(position, orders, book, config, recorded, then)
         for name, book in editions.items()
     }
     reports = []
@@ -120,7 +120,7 @@ def explore(
         order_texts = tuple(
             sorted(
                 {
-                    str(structure.order_of[p].order)
+                    structure.order_of[p].given.order_text
                     for _, p in core
                     if structure.order_of.get(p) is not None
                 }
@@ -204,7 +204,7 @@ def explore_case(case, rules: RuleBook) -> list[tuple[str, list[CoreReport]]]:
     """Explore every movement phase of a case (every step of a multiverse case)."""
     from ..cycle.game import advance
     from ..multiverse.state import Multiverse
-    from ..multiverse.step import step
+    from ..multiverse.step import after_joint_movement, step
 
     found = []
     if case.multiverse:
@@ -212,10 +212,13 @@ def explore_case(case, rules: RuleBook) -> list[tuple[str, list[CoreReport]]]:
         for number, block in enumerate(case.blocks, start=1):
             done = step(mv, [o.given for o in block.orders], rules)
             if done.resolution is not None:
-                turn = done.resolution.turn
-                givens = [c.given for c in turn.checked]
+                joint = done.resolution
                 reports = explore(
-                    turn.position, givens, rules, turn.board, done.resolution.recorded
+                    joint.position,
+                    joint.orders,
+                    rules,
+                    joint.recorded,
+                    then=after_joint_movement,
                 )
                 found.append((f"step {number}", reports))
             mv = done.after

@@ -255,7 +255,7 @@ def order_table(case: Case, rules: RuleBook, played: Played) -> str:
             cells = [
                 esc(name),
                 esc(order.given.power or ""),
-                f"<code>{esc(order.given.order)}</code>",
+                f"<code>{esc(order.given.order_text)}</code>",
                 esc(wanted or "-"),
                 esc(actual),
             ]

@@ -65,7 +65,7 @@ def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
     if position.phase.kind is not PhaseKind.RETREAT:
         return ()
     return tuple(
-        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, None, rules))
+        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
         for d in position.dislodged
     )
 

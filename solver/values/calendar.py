@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from topology import standard
+from topology import Board
 
-from .position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .position import Centres, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
 
 SOLO_CENTRES = 18
 
@@ -23,9 +23,10 @@ def owned_centres(position: Position, power: str) -> list[str]:
 
 def free_home_centres(position: Position, power: str) -> list[str]:
     """Home centres the power owns with no unit on them: where it may build."""
-    board = standard()
     mine = set(owned_centres(position, power))
-    return [p for p in board.home_centres(power) if p in mine and position.unit_in(p) is None]
+    return [
+        p for p in position.map.home_centres(power) if p in mine and position.unit_in(p) is None
+    ]
 
 
 def adjustment(position: Position, power: str) -> int:
@@ -37,8 +38,9 @@ def adjustment(position: Position, power: str) -> int:
     return difference
 
 
-def _ownership(units: Iterable[Unit], centres: Iterable[tuple[str, str]]) -> tuple:
-    board = standard()
+def _ownership(
+    board: Board, units: Iterable[Unit], centres: Iterable[tuple[str, str]]
+) -> tuple[tuple[str, str], ...]:
     owners = dict(centres)
     for unit in units:
         if board.province(unit.province).is_centre:
@@ -46,16 +48,22 @@ def _ownership(units: Iterable[Unit], centres: Iterable[tuple[str, str]]) -> tup
     return tuple(owners.items())
 
 
-def season_over(phase: Phase, units: tuple[Unit, ...], centres) -> Position:
+def season_over(before: Position, units: tuple[Unit, ...], centres: Centres) -> Position:
     """The position once a season's movement and retreats are done."""
+    phase, board = before.phase, before.map
     if phase.season is Season.SPRING:
-        return Position(Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT), units, centres)
+        fall = Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
+        return Position(fall, units, centres, board=board)
     winter = Position(
-        Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT), units, _ownership(units, centres)
+        Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT),
+        units,
+        _ownership(board, units, centres),
+        board=board,
     )
-    if any(adjustment(winter, power) for power in standard().powers):
+    if any(adjustment(winter, power) for power in board.powers):
         return winter
-    return Position(Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, winter.centres)
+    spring = Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
+    return Position(spring, units, winter.centres, board=board)
 
 
 def after_movement(
@@ -69,12 +77,14 @@ def after_movement(
     phase = before.phase
     if dislodged:
         retreat = Phase(phase.year, phase.season, PhaseKind.RETREAT)
-        return Position(retreat, units, before.centres, dislodged, standoffs)
-    return season_over(phase, units, before.centres)
+        return Position(retreat, units, before.centres, dislodged, standoffs, board=before.board)
+    return season_over(before, units, before.centres)
 
 
-def after_adjustment(phase: Phase, units: tuple[Unit, ...], centres) -> Position:
-    return Position(Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, centres)
+def after_adjustment(before: Position, units: tuple[Unit, ...]) -> Position:
+    """The position after the winter adjustments: the next spring."""
+    spring = Phase(before.phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
+    return Position(spring, units, before.centres, board=before.board)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +99,7 @@ class GameStatus:
 
 def game_status(position: Position) -> GameStatus:
     """A solo at 18 centres; a power with no units and no centres is eliminated."""
-    board = standard()
+    board = position.map
     solo = next((p for p in board.powers if len(owned_centres(position, p)) >= SOLO_CENTRES), None)
     eliminated = tuple(
         p

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize, standard
+from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize
 
 from ..errors import OrderSyntaxError
 from .orders import (
@@ -362,7 +362,7 @@ class _Parser:
             raise self.error("end of order")
         if timeline is not None or turn is not None:
             order = apply_board_defaults(order, timeline, turn)
-        return Given(power, order)
+        return Given(power, order, self.board)
 
     def power_prefix(self) -> tuple[str | None, int | None, int | None]:
         """'England:' before an order, or the MDATC season header 'Germany 2:0' (the
@@ -458,7 +458,7 @@ class _DaideParser(_Parser):
             self.expect_punct(")", "')' closing the order")
         if not self.at_end():
             raise self.error("end of order")
-        return Given(power, order)
+        return Given(power, order, self.board)
 
     def daide_unit(self) -> tuple[str, UnitRef]:
         self.expect_punct("(", "'(' opening a unit")
@@ -545,7 +545,7 @@ class _DaideParser(_Parser):
 MAX_ORDER_CHARS = 400  # the longest real order, with multiverse coordinates, is under 150
 
 
-def parse_given(text: str, board: Board | None = None, phase: str | None = None) -> Given:
+def parse_given(text: str, board: Board, phase: str | None = None) -> Given:
     """Parse one order line, optionally prefixed by 'Power:'.
 
     `phase` ('movement', 'retreat' or 'adjustment') only changes how a plain move reads:
@@ -553,7 +553,6 @@ def parse_given(text: str, board: Board | None = None, phase: str | None = None)
     """
     if phase is not None and phase not in _PHASE_KINDS:
         raise ValueError(f"unknown phase kind {phase!r}")
-    board = board or standard()
     if len(text) > MAX_ORDER_CHARS:
         raise OrderSyntaxError(
             f"expected an order of at most {MAX_ORDER_CHARS} characters, found {len(text)}",
@@ -571,6 +570,6 @@ def parse_given(text: str, board: Board | None = None, phase: str | None = None)
     return parser.given()
 
 
-def parse_order(text: str, board: Board | None = None, phase: str | None = None) -> Order:
+def parse_order(text: str, board: Board, phase: str | None = None) -> Order:
     """Parse one order (a leading 'Power:' is accepted and dropped)."""
     return parse_given(text, board, phase).order

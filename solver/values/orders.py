@@ -1,15 +1,37 @@
 """Typed orders for every phase: plain immutable values, printed in DATC notation.
 
-An order names its unit by place and (optionally) type; the power that gives it travels
-beside it (`Given`).  Nothing here looks at a position: whether an order is legal is decided
-later (`solver.judge.legality`).
+An order names its unit by place and (optionally) type; the power that gives it and the map
+it was given on travel beside it (`Given`).  Nothing here looks at a position: whether an
+order is legal is decided later (`solver.judge.legality`).
+
+Names come from a map: `order_text(order, board)` writes "A Munich - Tyrolia"; so does
+`str(given)` for an order given on a board.  An order alone prints its province codes
+("A mun - tyr"), which read back the same.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
-from topology import Location, UnitType, standard
+from topology import Location, UnitType
+
+
+class Names(Protocol):
+    """Whatever names the places of a map (a `topology.Board`)."""
+
+    def location_name(self, location: Location) -> str: ...
+
+
+class _Codes:
+    """Names places by their codes: 'mun', 'stp/nc'."""
+
+    @staticmethod
+    def location_name(location: Location) -> str:
+        return str(location)
+
+
+CODES: Names = _Codes()
 
 
 def timeline_name(index: int) -> str:
@@ -43,15 +65,6 @@ class Place:
     def location(self) -> Location:
         return Location(self.province, self.coast)
 
-    @classmethod
-    def from_location(cls, location: Location) -> Place:
-        """The place of a location, decoding a spacetime code ('mun@1:0')."""
-        province, at, board = location.province.partition("@")
-        if not at:
-            return cls(province, location.coast)
-        timeline, _, turn = board.partition(":")
-        return cls(province, location.coast, int(timeline), int(turn))
-
     def with_board(self, timeline: int | None, turn: int | None) -> Place:
         """Fill the coordinates that are missing (MDATC default rules)."""
         if self.timeline is not None and self.turn is not None:
@@ -62,15 +75,17 @@ class Place:
             turn=self.turn if self.turn is not None else turn,
         )
 
-    def __str__(self) -> str:
-        text = standard().province(self.province).name
-        if self.coast:
-            text += f"({self.coast})"
+    def text(self, names: Names) -> str:
+        """'St Petersburg(nc)', 'b-Munich@1': as orders write places."""
+        text = names.location_name(Location(self.province, self.coast))
         if self.timeline is not None:
             text = f"{timeline_name(self.timeline)}-{text}"
         if self.turn is not None:
             text += f"@{self.turn}"
         return text
+
+    def __str__(self) -> str:
+        return self.text(CODES)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -80,8 +95,12 @@ class UnitRef:
     place: Place
     type: UnitType | None = None
 
+    def text(self, names: Names) -> str:
+        place = self.place.text(names)
+        return f"{self.type.value} {place}" if self.type else place
+
     def __str__(self) -> str:
-        return f"{self.type.value} {self.place}" if self.type else str(self.place)
+        return self.text(CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +108,7 @@ class Hold:
     unit: UnitRef
 
     def __str__(self) -> str:
-        return f"{self.unit} Holds"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +118,7 @@ class Move:
     via_convoy: bool = False
 
     def __str__(self) -> str:
-        return f"{self.unit} - {self.dest}" + (" via Convoy" if self.via_convoy else "")
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +127,7 @@ class SupportHold:
     supported: UnitRef
 
     def __str__(self) -> str:
-        return f"{self.unit} Supports {self.supported}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +137,7 @@ class SupportMove:
     dest: Place
 
     def __str__(self) -> str:
-        return f"{self.unit} Supports {self.supported} - {self.dest}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +147,7 @@ class Convoy:
     dest: Place
 
     def __str__(self) -> str:
-        return f"{self.unit} Convoys {self.army} - {self.dest}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +156,7 @@ class Retreat:
     dest: Place
 
     def __str__(self) -> str:
-        return f"{self.unit} Retreats to {self.dest}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +166,7 @@ class Disband:
     unit: UnitRef
 
     def __str__(self) -> str:
-        return f"Disband {self.unit}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +174,7 @@ class Build:
     unit: UnitRef
 
     def __str__(self) -> str:
-        return f"Build {self.unit}"
+        return order_text(self, CODES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +182,7 @@ class Waive:
     """Decline one build (DATC 4.D.7)."""
 
     def __str__(self) -> str:
-        return "Waive"
+        return order_text(self, CODES)
 
 
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
@@ -173,15 +192,44 @@ Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | B
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 
 
+def order_text(order: Order, names: Names) -> str:
+    """The order in DATC notation, its places named by `names`."""
+    match order:
+        case Hold(unit=unit):
+            return f"{unit.text(names)} Holds"
+        case Move(unit=unit, dest=dest, via_convoy=via):
+            return f"{unit.text(names)} - {dest.text(names)}" + (" via Convoy" if via else "")
+        case SupportHold(unit=unit, supported=supported):
+            return f"{unit.text(names)} Supports {supported.text(names)}"
+        case SupportMove(unit=unit, supported=supported, dest=dest):
+            return f"{unit.text(names)} Supports {supported.text(names)} - {dest.text(names)}"
+        case Convoy(unit=unit, army=army, dest=dest):
+            return f"{unit.text(names)} Convoys {army.text(names)} - {dest.text(names)}"
+        case Retreat(unit=unit, dest=dest):
+            return f"{unit.text(names)} Retreats to {dest.text(names)}"
+        case Disband(unit=unit):
+            return f"Disband {unit.text(names)}"
+        case Build(unit=unit):
+            return f"Build {unit.text(names)}"
+    return "Waive"
+
+
 @dataclass(frozen=True, slots=True)
 class Given:
-    """An order together with the power that gave it (None when the text did not say)."""
+    """An order together with the power that gave it (None when the text did not say) and
+    the map it was given on, which names its places when it is printed."""
 
     power: str | None
     order: Order
+    board: Names | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def order_text(self) -> str:
+        """The order alone, in DATC notation."""
+        return order_text(self.order, self.board or CODES)
 
     def __str__(self) -> str:
-        return f"{self.power}: {self.order}" if self.power else str(self.order)
+        return f"{self.power}: {self.order_text}" if self.power else self.order_text
 
 
 def named_places(order: Order) -> list[Place]:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from topology import Location, UnitType
+from topology import Board, BoardView, Location, UnitType
 
 from ..errors import DipsatError
-from .orders import Place
+from .orders import CODES, Names
 
 
 class Season(enum.Enum):
@@ -93,18 +92,16 @@ class Unit:
     type: UnitType
     power: str
 
+    def text(self, names: Names) -> str:
+        """'A Munich', 'F b-St Petersburg(nc)@1': as orders write a unit."""
+        return f"{self.type._value_} {names.location_name(self.location)}"  # no descriptor
+
     def __str__(self) -> str:
-        return f"{self.type._value_} {location_name(self.location)}"  # _value_: no descriptor
+        return self.text(CODES)
 
     @property
     def province(self) -> str:
         return self.location.province
-
-
-@lru_cache(maxsize=8192)
-def location_name(location: Location) -> str:
-    """'St Petersburg(nc)', or 'b-Munich@1' on a spacetime board: as orders write places."""
-    return str(Place.from_location(location))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -116,15 +113,21 @@ class DislodgedUnit:
     by_convoy: bool = False
 
 
+Centres = tuple[tuple[str, str], ...]
+"""Supply centres and their owners: (province, power), sorted by province."""
+
+
 @dataclass(frozen=True)
 class Position:
-    """A board at one phase.  Collections are sorted tuples so equal positions compare equal."""
+    """A board at one phase.  Collections are sorted tuples so equal positions compare equal;
+    the board travels with them (the map, or a multiverse step's joint board)."""
 
     phase: Phase
     units: tuple[Unit, ...] = ()
-    centres: tuple[tuple[str, str], ...] = ()  # (province, owner power), sorted by province
+    centres: Centres = ()
     dislodged: tuple[DislodgedUnit, ...] = ()
     standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
+    board: BoardView = field(kw_only=True)
     _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
     _memo: dict = field(init=False, repr=False, compare=False)
 
@@ -140,7 +143,8 @@ class Position:
         for unit in self.units:
             province = unit.location.province
             if province in seen:
-                raise DipsatError(f"two units in one province: {seen[province]} and {unit}")
+                first, second = seen[province].text(self.board), unit.text(self.board)
+                raise DipsatError(f"two units in one province: {first} and {second}")
             seen[province] = unit
         object.__setattr__(self, "_by_province", seen)
         object.__setattr__(self, "_memo", {})
@@ -157,3 +161,15 @@ class Position:
 
     def owner(self, province: str) -> str | None:
         return dict(self.centres).get(province)
+
+    @property
+    def map(self) -> Board:
+        """The map the position is on (a position of a whole game, not of the joint board
+        of a multiverse step, whose units stand on several boards)."""
+        if not isinstance(self.board, Board):
+            raise DipsatError(f"{self.phase} on {self.board.name!r} is not on a map")
+        return self.board
+
+    def name(self, unit: Unit) -> str:
+        """A unit of this position as orders write it: 'A Munich'."""
+        return unit.text(self.board)

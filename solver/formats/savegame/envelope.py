@@ -226,6 +226,7 @@ class _Reader:
             position.centres,
             position.dislodged,
             frozenset(c.lower() for c in standoffs),
+            board=position.board,
         )
 
     def rules(self, data: dict) -> RuleBook:

@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from topology import standard
-
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
@@ -105,7 +103,8 @@ def submit_multiverse(
     reported as (text, problem); the others are added.  The step judges the rest."""
     from ...multiverse.state import complete
 
-    mv, board = game.multiverse, standard()
+    mv = game.multiverse
+    board = mv.map
     heads = mv.heads()
     on_head = {(b.timeline, b.turn): b for b in heads.values()}
     ordered = {_spot(g.order.unit.place) for g in game.orders if not isinstance(g.order, Waive)}
@@ -128,16 +127,16 @@ def submit_multiverse(
             problems.append((text, "a waive names no board; leave the build out instead"))
             continue
         if head is None:
-            problems.append((text, f"{place} is not on a head board"))
+            problems.append((text, f"{place.text(board)} is not on a head board"))
             continue
         if not isinstance(given.order, Build):
             units = [head.position.unit_in(place.province)]
             units += [d.unit for d in head.position.dislodged if d.unit.province == place.province]
             if not any(u is not None and u.power == given.power for u in units):
-                problems.append((text, f"no {given.power} unit in {place}"))
+                problems.append((text, f"no {given.power} unit in {place.text(board)}"))
                 continue
         if _spot(place) in ordered:
-            problems.append((text, f"{place} already has an order this step"))
+            problems.append((text, f"{place.text(board)} already has an order this step"))
             continue
         ordered.add(_spot(place))
         added.append(given)

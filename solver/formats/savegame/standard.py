@@ -88,7 +88,7 @@ def _start() -> Position:
     ]
     units.append(Unit(Location("stp", "sc"), UnitType.FLEET, "Russia"))
     centres = [(code, power) for power in board.powers for code in board.home_centres(power)]
-    return Position(SPRING_1901, tuple(units), tuple(centres))
+    return Position(SPRING_1901, tuple(units), tuple(centres), board=board)
 
 
 STANDARD_START = _start()
@@ -124,7 +124,8 @@ def submit(game: SavedGame, texts: Sequence[str]) -> tuple[SavedGame, list[tuple
     """Add orders given as 'Power: order' text to the current phase.  Each order with a
     problem (unreadable, no power, wrong phase, no such unit, unit already ordered) is
     left out and reported as (text, problem); the others are added."""
-    position, board = game.position, standard()
+    position = game.position
+    board = position.map
     kind = position.phase.kind
     dislodged = {d.unit.province: d.unit for d in position.dislodged}
     ordered = {g.order.unit.place.province for g in game.orders if not isinstance(g.order, Waive)}
@@ -152,10 +153,12 @@ def submit(game: SavedGame, texts: Sequence[str]) -> tuple[SavedGame, list[tuple
             unit = dislodged.get(province) if retreat else position.unit_in(province)
             if unit is None or unit.power != given.power:
                 where = "dislodged " if retreat else ""
-                problems.append((text, f"no {where}{given.power} unit in {order.unit.place}"))
+                here = order.unit.place.text(board)
+                problems.append((text, f"no {where}{given.power} unit in {here}"))
                 continue
         if province in ordered:
-            problems.append((text, f"{order.unit.place} already has an order this phase"))
+            here = order.unit.place.text(board)
+            problems.append((text, f"{here} already has an order this phase"))
             continue
         ordered.add(province)
         added.append(given)

@@ -11,10 +11,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from topology import Kind, Location, UnitType, standard
+from topology import Board, Kind, Location, UnitType, standard
 
 from ...judge.routes import minimal_routes
-from ...values.orders import Convoy, Given, Hold, Move, Place, SupportHold, SupportMove, UnitRef
+from ...values.orders import (
+    Convoy,
+    Given,
+    Hold,
+    Move,
+    Order,
+    Place,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
 from ...values.position import SPRING_1901, Position, Unit
 
 
@@ -43,7 +53,7 @@ def random_turn(seed: str, units: tuple[int, int] = (18, 34)) -> tuple[Position,
     owners = tuple(
         (c, rng.choice(board.powers)) for c in sorted(board.centres) if rng.random() < 0.8
     )
-    position = Position(SPRING_1901, tuple(placed), owners)
+    position = Position(SPRING_1901, tuple(placed), owners, board=board)
     return position, _orders(rng, position)
 
 
@@ -51,9 +61,8 @@ def _ref(unit: Unit) -> UnitRef:
     return UnitRef(Place(unit.province, unit.location.coast), unit.type)
 
 
-def _targets(unit: Unit) -> list[Place]:
+def _targets(board: Board, unit: Unit) -> list[Place]:
     """Where a unit can move by itself, coast-level for fleets."""
-    board = standard()
     if unit.type is UnitType.ARMY:
         return [Place(p) for p in sorted(board.army_graph()[unit.province])]
     places = []
@@ -64,7 +73,11 @@ def _targets(unit: Unit) -> list[Place]:
 
 
 def _orders(rng: random.Random, position: Position) -> list[Given]:
-    board = standard()
+    board = position.map
+
+    def give(unit: Unit, order: Order) -> Given:
+        return Given(unit.power, order, board)
+
     units = list(position.units)
     rng.shuffle(units)
     occupied = {u.province: u for u in units}
@@ -74,7 +87,7 @@ def _orders(rng: random.Random, position: Position) -> list[Given]:
     for unit in units:
         if rng.random() > 0.55:
             continue
-        targets = _targets(unit)
+        targets = _targets(board, unit)
         if not targets:
             continue
         attacks = [t for t in targets if t.province in occupied]
@@ -122,19 +135,19 @@ def _orders(rng: random.Random, position: Position) -> list[Given]:
             if fleet in moves or fleet in convoying:
                 continue
             convoying.add(fleet)
-            orders.append(Given(fleet.power, Convoy(_ref(fleet), _ref(army), goal)))
+            orders.append(give(fleet, Convoy(_ref(fleet), _ref(army), goal)))
         via = adjacent and rng.random() < 0.5
-        orders.append(Given(army.power, Move(_ref(army), goal, via_convoy=via)))
+        orders.append(give(army, Move(_ref(army), goal, via_convoy=via)))
     for unit, dest in moves.items():
-        orders.append(Given(unit.power, Move(_ref(unit), dest)))
+        orders.append(give(unit, Move(_ref(unit), dest)))
     # Then supports, for moves and holds in reach, whoever's they are.
     for unit in units:
         if unit in moves or unit in convoyed or unit in convoying:
             continue
         if rng.random() < 0.15:
-            orders.append(Given(unit.power, Hold(_ref(unit))))
+            orders.append(give(unit, Hold(_ref(unit))))
             continue
-        reach = {t.province for t in _targets(unit)}
+        reach = {t.province for t in _targets(board, unit)}
         candidates = [(m, d) for m, d in moves.items() if d.province in reach and m != unit]
         candidates += [(a, g) for a, (g, _) in convoyed.items() if g.province in reach]
         holders = [
@@ -143,12 +156,22 @@ def _orders(rng: random.Random, position: Position) -> list[Given]:
             if p in occupied and occupied[p] not in moves and occupied[p] not in convoyed
         ]
         if candidates and (not holders or rng.random() < 0.7):
-            mover, dest = rng.choice(sorted(candidates, key=lambda c: str(c[0])))
+            mover, dest = rng.choice(sorted(candidates, key=lambda c: position.name(c[0])))
             orders.append(
-                Given(unit.power, SupportMove(_ref(unit), _ref(mover), Place(dest.province)))
+                Given(
+                    unit.power,
+                    board=board,
+                    order=SupportMove(_ref(unit), _ref(mover), Place(dest.province)),
+                )
             )
         elif holders:
-            orders.append(Given(unit.power, SupportHold(_ref(unit), _ref(rng.choice(holders)))))
+            orders.append(
+                Given(
+                    unit.power,
+                    board=board,
+                    order=SupportHold(_ref(unit), _ref(rng.choice(holders))),
+                )
+            )
     rng.shuffle(orders)
     return orders
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from topology import Location, UnitType
 
@@ -201,7 +202,7 @@ def read_request(data: dict):
         position = read_position(data, board)
         kind = position.phase.kind.value
         orders = [
-            Given(power_of(p), parse_given(text, board, kind).order)
+            replace(parse_given(text, board, kind), power=power_of(p))
             for p, texts in data.get("orders", {}).items()
             for text in texts
         ]

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from ...judge.movement import adjudicate
 from ...values.orders import Given
-from ...values.position import Position, location_name
+from ...values.position import Position
 
 Disagrees = Callable[[Position, Sequence[Given]], bool]
 
@@ -68,7 +68,7 @@ def case_text(
     ]
     lines += [f"#   {key}: {a} / {b}" for key, (a, b) in found.items()]
     for unit in position.units:
-        lines.append(f"{unit.power} owns {unit.type.value} {location_name(unit.location)}")
+        lines.append(f"{unit.power} owns {position.name(unit)}")
     by_power: dict[str, list[str]] = {}
     for outcome in resolution.outcomes:
         by_power.setdefault(outcome.given.power, []).append(
