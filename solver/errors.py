@@ -8,16 +8,52 @@ class DipsatError(ValueError):
 
 
 class OrderSyntaxError(DipsatError):
-    """Order text that cannot be read, with the 1-based column where reading stopped."""
+    """Order text that cannot be read, with the 1-based column where reading stopped (and
+    the line, when the order was one of several lines)."""
 
-    def __init__(self, message: str, text: str = "", column: int = 1) -> None:
+    def __init__(self, message: str, text: str = "", column: int = 1, line: int = 0) -> None:
         super().__init__(message)
         self.message = message
         self.text = text
         self.column = column
+        self.line = line
 
     def __str__(self) -> str:
+        if self.line:
+            return f"line {self.line}, column {self.column}: {self.message}"
         return f"{self.column}: {self.message}"
+
+
+class IllegalOrderError(DipsatError):
+    """An order that is illegal in the position it is checked against; `reason` is the
+    typed reason (`solver.values.outcomes.Illegal`) the adjudicator would give."""
+
+    def __init__(self, message: str, text: str, line: int, reason: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.line = line
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text.strip()!r}: {self.message}"
+
+
+class PositionError(DipsatError):
+    """A position that cannot be (a fleet inland, an army at sea, an unknown power, two
+    units in one province, a coast the province lacks), or position text that cannot be
+    read, with the line and column of the trouble."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"line {self.line}, column {self.column}: {self.message}"
+        return self.message
 
 
 class CaseFormatError(DipsatError):

@@ -70,7 +70,7 @@ def ours(rid: str, position: Position, orders: list[str]) -> dict:
     step = advance(position, [parse_given(text, standard()) for text in orders])
     dislodged = {
         r.unit: r.options
-        for r in getattr(step.detail, "dislodged", ())
+        for r in getattr(step, "dislodged", ())
         if position.phase.kind is PhaseKind.MOVEMENT
     }
     return read_reply(json.dumps(reply(rid, step.outcomes, step.after, dislodged)), rid)

@@ -42,13 +42,28 @@ LAYERS: dict[str, set[str]] = {
 }
 
 
-def imports(path) -> set[str]:
-    """The modules a file imports, relative ones made absolute."""
+PICTURES = {"_repr_svg_"}
+"""Methods that draw a value in a notebook: they may import the renderer, lazily, as
+python-chess's do; the value's module still knows nothing of it."""
+
+
+def imports(path, *, pictures: bool = False) -> set[str]:
+    """The modules a file imports, relative ones made absolute (those imported inside a
+    picture method only when `pictures`)."""
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     if path.name == "__init__.py":
         package = ".".join(path.relative_to(ROOT).parts[:-1])
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in PICTURES and not pictures
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -106,12 +121,37 @@ def names_imported(path) -> set[str]:
 CORE_PACKAGES = ("values", "judge", "checker", "cycle", "multiverse")
 
 
+def standard_imports(path) -> list[str]:
+    """The functions of a file that import the standard map (`<module>` at the top)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        body = node.body if isinstance(node, ast.Module | ast.FunctionDef) else []
+        for statement in body:
+            if isinstance(statement, ast.ImportFrom) and statement.module == "topology":
+                if {a.name for a in statement.names} & {"standard", "standard_layout"}:
+                    found.append(getattr(node, "name", "<module>"))
+    return found
+
+
+STANDARD_CONSTRUCTORS = {"opening", "parse"}
+"""Making a position from nothing (`Position.opening()`, `Position.parse(text)`) may take
+the standard map when no board is given; nothing else in the core may."""
+
+
 @pytest.mark.parametrize("package", CORE_PACKAGES)
 def test_the_core_never_fetches_the_standard_board(package):
     """The board travels inside the values (a position's, a multiverse's): no module of the
     core loads a map of its own."""
     for path in sorted((ROOT / "solver" / package).rglob("*.py")):
-        assert not names_imported(path) & {"standard", "standard_layout", "STANDARD"}, path
+        assert set(standard_imports(path)) <= STANDARD_CONSTRUCTORS, path
+        assert "STANDARD" not in names_imported(path), path
+
+
+def test_values_draw_themselves_through_the_renderer_only():
+    for path in sorted((ROOT / "solver" / "values").rglob("*.py")):
+        drawn = imports(path, pictures=True) - imports(path)
+        assert all(m.startswith("solver.render") for m in drawn), (path, drawn)
 
 
 def test_the_board_knows_nothing_of_the_adjudicator():

@@ -128,6 +128,10 @@ class Board:
         """Codes of ``power``'s home centres, sorted; ``power`` may be any of its names."""
         return self._powers[self.lookup_power(power)].home
 
+    def starting_units(self, power: str) -> tuple[tuple[UnitType, Location], ...]:
+        """The power's units at the opening (type and place), as the map file lists them."""
+        return self._powers[self.lookup_power(power)].start
+
     def power_adjective(self, power: str) -> str:
         """The adjective of ``power`` ("French" for France)."""
         return self._powers[self.lookup_power(power)].adjective

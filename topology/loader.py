@@ -11,7 +11,7 @@ from typing import Any
 
 from .board import Board
 from .names import normalize
-from .places import COASTS, Kind, Location, Power, Province
+from .places import COASTS, Kind, Location, Power, Province, UnitType
 
 STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 """The standard map shipped with the package."""
@@ -19,6 +19,7 @@ STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 _CODE = re.compile(r"[a-z][a-z0-9]*")
 _TOP_KEYS = {"name", "powers", "province"}
 _POWER_KEYS = {"adjective", "aliases", "home"}
+_POWER_OPTIONAL = {"start"}
 _PROVINCE_KEYS = {"code", "name", "kind", "centre", "army", "fleet", "coasts", "aliases"}
 
 
@@ -236,10 +237,18 @@ class _Builder:
         powers: list[Power] = []
         seen_names: dict[tuple[str, ...], str] = {}
         home_of: dict[str, str] = {}
+        standing: dict[str, str] = {}  # province -> the power whose unit starts there
         for name, t in raw.items():
             where = f"power {name!r}"
-            if not isinstance(t, dict) or set(t) != _POWER_KEYS:
-                raise self.fail(where, f"expected exactly the keys {sorted(_POWER_KEYS)}")
+            if (
+                not isinstance(t, dict)
+                or not _POWER_KEYS <= set(t) <= _POWER_KEYS | _POWER_OPTIONAL
+            ):
+                raise self.fail(
+                    where,
+                    f"expected the keys {sorted(_POWER_KEYS)} and optionally "
+                    f"{sorted(_POWER_OPTIONAL)}",
+                )
             adjective, aliases, home = t["adjective"], t["aliases"], t["home"]
             texts = [name, adjective, *aliases] if isinstance(aliases, list) else []
             if not texts or not all(isinstance(x, str) and normalize(x) for x in texts):
@@ -260,5 +269,32 @@ class _Builder:
                 owner = home_of.setdefault(code, name)
                 if owner != name:
                     raise self.fail(f"province {code!r}", f"home centre of both {owner} and {name}")
-            powers.append(Power(name, adjective, tuple(aliases), tuple(sorted(home))))
+            start = tuple(self.start_unit(where, tables, text) for text in t.get("start", []))
+            if not isinstance(t.get("start", []), list):
+                raise self.fail(where, '`start` must be a list of units such as "A par"')
+            for _, location in start:
+                other = standing.setdefault(location.province, name)
+                if other != name or sum(x.province == location.province for _, x in start) > 1:
+                    raise self.fail(where, f"two units start in {location.province!r}")
+            powers.append(Power(name, adjective, tuple(aliases), tuple(sorted(home)), start))
         return powers
+
+    def start_unit(
+        self, where: str, tables: dict[str, dict[str, Any]], text: Any
+    ) -> tuple[UnitType, Location]:
+        """A unit of `start`: "A par", "F stp/sc", on a place its type may stand."""
+        kind, _, token = text.partition(" ") if isinstance(text, str) else ("", "", "")
+        if kind not in ("A", "F") or not token:
+            raise self.fail(where, f'`start` unit {text!r}: expected "A code" or "F code"')
+        code, _, coast = token.partition("/")
+        if code not in tables:
+            raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province")
+        terrain, coasts = Kind(tables[code]["kind"]), tables[code].get("coasts", {})
+        if kind == "A" and (terrain is Kind.SEA or coast):
+            raise self.fail(where, f"`start` unit {text!r}: an army cannot stand there")
+        if kind == "F" and (
+            terrain is Kind.LAND or bool(coasts) != bool(coast) or (coast and coast not in coasts)
+        ):
+            need = f"one of its coasts {sorted(coasts)}" if coasts else "a place by the sea"
+            raise self.fail(where, f"`start` unit {text!r}: a fleet needs {need}")
+        return UnitType(kind), Location(code, coast or None)

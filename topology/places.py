@@ -90,9 +90,10 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    """A great power: its name, adjective, other names and home centres."""
+    """A great power: its name, adjective, other names, home centres and starting units."""
 
     name: str
     adjective: str
     aliases: tuple[str, ...]
     home: tuple[str, ...]
+    start: tuple[tuple[UnitType, Location], ...] = ()

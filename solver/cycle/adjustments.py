@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import networkx as nx
 
@@ -14,16 +13,8 @@ from ..values.calendar import adjustment, after_adjustment, owned_centres
 from ..values.orders import Build, Disband, Given, Waive
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import PhaseKind, Position, Unit
+from ..values.resolution import AdjustmentResolution
 from ..values.rules import DATC_2025, CivilDisorder, RuleBook
-
-
-@dataclass(frozen=True, slots=True)
-class AdjustmentResolution:
-    outcomes: tuple[Outcome, ...]
-    built: tuple[Unit, ...]
-    disbanded: tuple[Unit, ...]  # by order
-    civil_disorder: tuple[Unit, ...]  # removed automatically for the shortfall
-    after: Position
 
 
 def adjudicate_adjustments(
@@ -59,7 +50,14 @@ def adjudicate_adjustments(
     units = tuple(u for u in position.units if u not in gone) + tuple(built)
     after = after_adjustment(position, units)
     return AdjustmentResolution(
-        tuple(outcomes), tuple(built), tuple(disbanded), tuple(sorted(automatic)), after
+        position=position,
+        orders=tuple(orders),
+        rules=rules,
+        outcomes=tuple(outcomes),
+        after=after,
+        built=tuple(built),
+        disbanded=tuple(disbanded),
+        civil_disorder=tuple(sorted(automatic)),
     )
 
 

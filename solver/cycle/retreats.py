@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from topology import Board, Location, UnitType
 
@@ -14,14 +13,8 @@ from ..values.calendar import season_over
 from ..values.orders import Disband, Given, Retreat
 from ..values.outcomes import Bounced, Illegal, Illegality, Outcome, Result
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
+from ..values.resolution import Retreating, RetreatResolution
 from ..values.rules import DATC_2025, RuleBook
-
-
-@dataclass(frozen=True, slots=True)
-class RetreatResolution:
-    outcomes: tuple[Outcome, ...]
-    disbanded: tuple[Unit, ...]
-    after: Position
 
 
 def adjudicate_retreats(
@@ -89,7 +82,19 @@ def adjudicate_retreats(
             outcomes.append(Outcome(given, Result.SUCCEEDS))
     disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
     after = season_over(position, position.units + tuple(moved.values()), position.centres)
-    return RetreatResolution(tuple(outcomes), disbanded, after)
+    waiting = tuple(
+        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
+        for d in position.dislodged
+    )
+    return RetreatResolution(
+        position=position,
+        orders=tuple(orders),
+        rules=rules,
+        outcomes=tuple(outcomes),
+        after=after,
+        waiting=waiting,
+        disbanded=disbanded,
+    )
 
 
 def _target(

@@ -69,18 +69,18 @@ def resolve(
     )
     dislodged = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
     return Resolution(
-        turn.position,
-        tuple(c.given for c in turn.checked),
-        turn.rules,
-        outcomes,
-        dict(settlement.values),
-        settlement.cores,
-        settlement.forced,
-        retreating,
-        empty,
-        then(turn.position, units, dislodged, empty),
-        dict(settlement.recorded),
-        turn,
+        position=turn.position,
+        orders=tuple(c.given for c in turn.checked),
+        rules=turn.rules,
+        outcomes=outcomes,
+        after=then(turn.position, units, dislodged, empty),
+        values=dict(settlement.values),
+        cores=settlement.cores,
+        forced=settlement.forced,
+        dislodged=retreating,
+        standoffs=empty,
+        recorded=dict(settlement.recorded),
+        turn=turn,
     )
 
 

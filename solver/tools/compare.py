@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse
 from ..multiverse.step import step
-from ..values.resolution import Resolution
+from ..values.resolution import AdjustmentResolution, Resolution
 from ..values.rules import RuleBook
 
 
@@ -30,11 +29,11 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
         done = advance(position, [o.given for o in block.orders], rules)
         for o in done.outcomes:
             found[f"{position.phase}: {o.given}"] = o.label
-        if isinstance(done.detail, AdjustmentResolution):
-            removed = ", ".join(position.name(u) for u in done.detail.civil_disorder)
+        if isinstance(done, AdjustmentResolution):
+            removed = ", ".join(position.name(u) for u in done.civil_disorder)
             removed = removed or "none"
             found[f"{position.phase}: civil disorder"] = removed
-        if isinstance(done.detail, Resolution) and any(c.unresolved for c in done.detail.cores):
+        if isinstance(done, Resolution) and any(c.unresolved for c in done.cores):
             found[f"{position.phase}: paradox"] = "unresolved"
         position = done.after
     return found

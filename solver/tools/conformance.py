@@ -8,7 +8,6 @@ from dataclasses import dataclass, field, replace
 from topology import Board
 
 from ..checker.equations import check_resolution
-from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
@@ -16,7 +15,7 @@ from ..multiverse.state import Multiverse, SpotNames, on_board
 from ..multiverse.step import step
 from ..values.orders import Names, timeline_name
 from ..values.position import Unit
-from ..values.resolution import Resolution
+from ..values.resolution import AdjustmentResolution, Resolution
 from ..values.rules import RuleBook, StepScope, rule_book
 
 
@@ -134,15 +133,15 @@ def _run_standard(case: Case, rules: RuleBook) -> CaseResult:
             )
             break
         failures += _compare(case, block, step.outcomes, rules.name)
-        if isinstance(step.detail, Resolution):
-            resolution = step.detail
+        if isinstance(step, Resolution):
+            resolution = step
             failures += _unresolved(case, resolution, rules.name)
             failures += [
                 Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
                 for v in check_resolution(resolution)
             ]
-        if isinstance(step.detail, AdjustmentResolution):
-            got = tuple(sorted((u.power, u.province) for u in step.detail.civil_disorder))
+        if isinstance(step, AdjustmentResolution):
+            got = tuple(sorted((u.power, u.province) for u in step.civil_disorder))
             wanted = case.automatic_under(block, rules.name)
             if got != wanted:
                 board = position.map

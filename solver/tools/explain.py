@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from topology import Location
 
-from ..cycle.adjustments import AdjustmentResolution
 from ..cycle.game import advance
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse
@@ -14,7 +13,7 @@ from ..values.calendar import game_status
 from ..values.orders import timeline_name
 from ..values.outcomes import Outcome
 from ..values.position import Position
-from ..values.resolution import Resolution
+from ..values.resolution import AdjustmentResolution, Resolution
 from ..values.rules import RuleBook
 
 
@@ -58,11 +57,11 @@ def explain(case: Case, rules: RuleBook) -> dict:
     for block in case.blocks:
         done = advance(position, [o.given for o in block.orders], rules)
         entry = {"phase": str(position.phase), "orders": _orders(done.outcomes)}
-        if isinstance(done.detail, Resolution):
-            entry.update(_movement(done.detail))
-        if isinstance(done.detail, AdjustmentResolution):
+        if isinstance(done, Resolution):
+            entry.update(_movement(done))
+        if isinstance(done, AdjustmentResolution):
             entry["civil_disorder"] = [
-                f"{u.power}: {position.name(u)}" for u in done.detail.civil_disorder
+                f"{u.power}: {position.name(u)}" for u in done.civil_disorder
             ]
         phases.append(entry)
         position = done.after

@@ -22,11 +22,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cycle.game import Step, advance
+from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
 from ..values.position import DislodgedUnit, PhaseKind, Position
-from ..values.resolution import Resolution
+from ..values.resolution import PhaseResolution, Resolution
 from ..values.rules import DATC_2025, RuleBook
 
 KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}
@@ -126,7 +126,7 @@ def replay(paths: Iterable[str | Path], rules: RuleBook = DATC_2025) -> ReplayRe
 def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
     """Adjudicate each recorded phase that has a successor and add the verdicts to `report`."""
     report.games += 1
-    previous: Step | None = None
+    previous: PhaseResolution | None = None
     for here, there in zip(game.phases, game.phases[1:], strict=False):
         assert here.phase is not None  # the end marker is always last
         kind = KINDS[here.phase.kind]
@@ -155,21 +155,21 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
 
 
 def start_position(
-    here: RecordedPhase, previous: Step | None
+    here: RecordedPhase, previous: PhaseResolution | None
 ) -> tuple[Position | None, str | None]:
     """The position to adjudicate, or None and why it cannot be built."""
     assert here.phase is not None
     if here.phase.kind is not PhaseKind.RETREAT:
         return here.position(), None
-    before = previous.before.phase if previous is not None else None
+    before = previous.position.phase if previous is not None else None
     if (
         previous is None
-        or not isinstance(previous.detail, Resolution)
+        or not isinstance(previous, Resolution)
         or before is None
         or (before.year, before.season) != (here.phase.year, here.phase.season)
     ):
         return None, f"no adjudicated movement phase before {here.name} to rebuild it from"
-    ours = {r.unit: r for r in previous.detail.dislodged}
+    ours = {r.unit: r for r in previous.dislodged}
     dislodged = []
     for unit, _ in here.retreats:
         found = ours.get(unit)
@@ -179,4 +179,4 @@ def start_position(
                 f"adjudication of {before.code}"
             )
         dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
-    return here.position(tuple(dislodged), previous.detail.standoffs), None
+    return here.position(tuple(dislodged), previous.standoffs), None

@@ -46,11 +46,7 @@ def played_scene(
     """A phase adjudicated: its scene (with the units that must retreat and where they may
     go), and the position after it."""
     step = advance(position, orders, rules)
-    if isinstance(step.detail, Resolution):
-        retreating = step.detail.dislodged
-    else:
-        retreating = awaiting(position, rules)
-    return Scene(position, tuple(orders), step.outcomes, retreating, title), step.after
+    return Scene(position, tuple(orders), step.outcomes, step.retreating, title), step.after
 
 
 def pending_scene(

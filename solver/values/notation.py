@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize
 
@@ -573,3 +573,47 @@ def parse_given(text: str, board: Board, phase: str | None = None) -> Given:
 def parse_order(text: str, board: Board, phase: str | None = None) -> Order:
     """Parse one order (a leading 'Power:' is accepted and dropped)."""
     return parse_given(text, board, phase).order
+
+
+_HEADER = re.compile(r"^\s*(?P<power>[^\W\d_][\w .'-]*?)\s*:\s*$")
+
+
+def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given]:
+    """Orders one per line, each optionally prefixed by 'Power:'; a line holding only
+    'Power:' gives the power of the orders below it (as the DATC writes them).  Blank lines
+    and '#' comments are skipped.
+
+    Raises:
+        OrderSyntaxError: a line that cannot be read, with its line and column.
+    """
+    found: list[Given] = []
+    header: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        body = line.split("#", 1)[0]
+        if not body.strip():
+            continue
+        match = _HEADER.match(body)
+        if match:
+            try:
+                header = board.lookup_power(match["power"])
+            except (UnknownNameError, AmbiguousNameError):
+                known = ", ".join(board.powers)
+                raise OrderSyntaxError(
+                    f"expected a power ({known}), found {match['power']!r}",
+                    body,
+                    match.start("power") + 1,
+                    number,
+                ) from None
+            continue
+        try:
+            given = parse_given(body, board, phase)
+        except OrderSyntaxError as err:
+            raise OrderSyntaxError(err.message, body, err.column, number) from None
+        if header is not None:
+            if given.power not in (None, header):
+                raise OrderSyntaxError(
+                    f"an order of {given.power} under the header of {header}", body, 1, number
+                )
+            given = replace(given, power=header)
+        found.append(given)
+    return found

@@ -308,3 +308,11 @@ class Outcome:
         if self.result is Result.STANDS and fate:
             return fate
         return f"{self.result}, {fate}" if fate else self.result
+
+    def __str__(self) -> str:
+        """'England: A Wales - Yorkshire: fails (bounced by A Yorkshire)'."""
+        reason = f" ({self.reason})" if self.reason is not None else ""
+        return f"{self.given}: {self.label}{reason}"
+
+    def __repr__(self) -> str:
+        return f"<Outcome {self}>"

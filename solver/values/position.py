@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from topology import Board, BoardView, Location, UnitType
+from topology import Board, BoardView, Kind, Location, Province, UnitType, UnknownNameError
 
-from ..errors import DipsatError
+from ..errors import DipsatError, PositionError
 from .orders import CODES, Names
 
 
@@ -144,10 +145,70 @@ class Position:
             province = unit.location.province
             if province in seen:
                 first, second = seen[province].text(self.board), unit.text(self.board)
-                raise DipsatError(f"two units in one province: {first} and {second}")
+                raise PositionError(f"two units in one province: {first} and {second}")
             seen[province] = unit
+        _check_units(self.board, self.units)
+        _check_units(self.board, [d.unit for d in self.dislodged])
+        _check_centres(self.board, self.centres)
         object.__setattr__(self, "_by_province", seen)
         object.__setattr__(self, "_memo", {})
+
+    @classmethod
+    def opening(cls, board: Board | None = None) -> Position:
+        """The opening of a game, Spring 1901: every power's starting units on its home
+        centres (the standard map unless another is given)."""
+        if board is None:
+            from topology import standard
+
+            board = standard()
+        units = [
+            Unit(location, unit_type, power)
+            for power in board.powers
+            for unit_type, location in board.starting_units(power)
+        ]
+        return cls(SPRING_1901, tuple(units), _home_centres(board), board=board)
+
+    @classmethod
+    def parse(
+        cls, text: str, phase: str | Phase | None = None, board: Board | None = None
+    ) -> Position:
+        """A position from lines of text, as `str(position)` writes them::
+
+            Spring 1901 movement            (optional; else `phase`, else Spring 1901)
+            England: F London, A Wales      (a power and its units)
+            England centres: London, Wales  (optional; by default the home centres)
+            Austria dislodged: A Serbia from Bulgaria   (a retreat phase's units)
+            standoffs: Galicia
+
+        Places are read in any notation dipsat reads (``RUSSIA: F STP/SC, A MOS``).
+
+        Raises:
+            PositionError: text that cannot be read, or a position that cannot be (a fleet
+                inland, an army at sea, an unknown power, two units in one province, a
+                coast that does not exist), with the line and column.
+        """
+        if board is None:
+            from topology import standard
+
+            board = standard()
+        from .position_text import read_position
+
+        return read_position(text, board, Phase.parse(phase) if isinstance(phase, str) else phase)
+
+    def __str__(self) -> str:
+        from .position_text import position_text
+
+        return position_text(self)
+
+    def __repr__(self) -> str:
+        count = len(self.units)
+        return f"<Position {self.phase}: {count} unit{'s' * (count != 1)} on {self.board.name!r}>"
+
+    def _repr_svg_(self) -> str:
+        """The board, drawn (in a notebook)."""
+        from ..render.board import Scene, board_svg
+
+        return board_svg(Scene(self), whole=True)
 
     def derived(self, key, compute):
         """A value computed from this (immutable) position once and kept with it."""
@@ -173,3 +234,63 @@ class Position:
     def name(self, unit: Unit) -> str:
         """A unit of this position as orders write it: 'A Munich'."""
         return unit.text(self.board)
+
+
+def _home_centres(board: Board) -> Centres:
+    return tuple((code, power) for power in board.powers for code in board.home_centres(power))
+
+
+def standing_problem(province: Province, unit: UnitType, coast: str | None) -> str | None:
+    """Why a unit of that type cannot stand there (None if it can)."""
+    if unit is UnitType.ARMY:
+        if province.kind is Kind.SEA:
+            return f"an army cannot stand at sea, in {province.name}"
+        if coast is not None:
+            return f"an army stands in {province.name}, not on its {coast} coast"
+        return None
+    if province.kind is Kind.LAND:
+        return f"a fleet cannot stand inland, in {province.name}"
+    if province.coasts and coast is None:
+        return (
+            f"a fleet in {province.name} stands on one of its coasts ({', '.join(province.coasts)})"
+        )
+    if coast is not None and coast not in province.coasts:
+        if not province.coasts:
+            return f"{province.name} has no separate coasts, so no {coast} coast"
+        return f"{province.name} has no {coast} coast ({', '.join(province.coasts)})"
+    return None
+
+
+def _check_units(board: BoardView, units: Iterable[Unit]) -> None:
+    powers = board.powers
+    for unit in units:
+        if unit.power not in powers:
+            known = ", ".join(powers)
+            raise PositionError(f"unknown power {unit.power!r}; expected one of {known}")
+        try:
+            province = board.province(unit.province)
+        except UnknownNameError:
+            raise PositionError(
+                f"{unit} stands on no province of the board {board.name!r}"
+            ) from None
+        problem = standing_problem(province, unit.type, unit.location.coast)
+        if problem is not None:
+            raise PositionError(f"{unit.power} {unit.type.value}: {problem}")
+
+
+def _check_centres(board: BoardView, centres: Centres) -> None:
+    powers = board.powers
+    previous = None
+    for province, owner in centres:
+        if province == previous:
+            raise PositionError(f"{province!r} is owned twice")
+        previous = province
+        if owner not in powers:
+            known = ", ".join(powers)
+            raise PositionError(f"unknown power {owner!r}; expected one of {known}")
+        try:
+            centre = board.province(province).is_centre
+        except UnknownNameError:
+            centre = False
+        if not centre:
+            raise PositionError(f"{province!r} is no supply centre of the board {board.name!r}")

@@ -36,8 +36,8 @@ class DipsatEngine:
     def adjudicate(self, request_id: str, position: Position, orders: Sequence[Given]) -> dict:
         step = advance(position, orders, self.rules)
         dislodged = {}
-        if isinstance(step.detail, Resolution):
-            dislodged = {r.unit: r.options for r in step.detail.dislodged}
+        if isinstance(step, Resolution):
+            dislodged = {r.unit: r.options for r in step.dislodged}
         return reply(request_id, step.outcomes, step.after, dislodged)
 
     def close(self) -> None:
