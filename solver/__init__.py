@@ -1,1 +1,144 @@
-"""dipsat: orders, positions and CP-SAT adjudication of Diplomacy turns."""
+"""dipsat: a Diplomacy adjudicator that states the rules as constraints.
+
+    >>> import solver
+    >>> opening = solver.Position.opening()
+    >>> result = solver.adjudicate(opening, '''
+    ...     Germany: A Munich - Burgundy
+    ...     France: A Paris - Burgundy
+    ... ''')
+    >>> print(result.outcomes[0])
+    Germany: A Munich - Burgundy: fails (bounced by A Paris)
+
+Values (positions, orders, rule books, outcomes, resolutions) are immutable and carry the
+board they are on; `adjudicate`, `explore`, `parse_orders`, `read_cases` and `check` are
+pure functions of them; a `Multiverse` steps 5D Diplomacy.  docs/api.md is the tour.
+"""
+
+from topology import Board, load_board, standard
+
+from .api import Orders, adjudicate, check, explore, parse_orders, read_cases
+from .errors import (
+    CaseFormatError,
+    DipsatError,
+    IllegalOrderError,
+    OrderSyntaxError,
+    PositionError,
+    SaveFileError,
+)
+from .formats.cases import Case
+from .formats.rulebooks import rule_book
+from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
+from .tools.conformance import CaseResult, Failure
+from .tools.explore import CoreReport, EditionChoice
+from .values.decisions import Decision, DecisionKind
+from .values.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Given,
+    Hold,
+    Move,
+    Order,
+    Place,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from .values.outcomes import (
+    BackupRule,
+    Bounced,
+    CutBy,
+    DislodgedBy,
+    Illegal,
+    Illegality,
+    Invalid,
+    Invalidity,
+    NoPath,
+    Outcome,
+    ParadoxRule,
+    Reason,
+    Result,
+)
+from .values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+from .values.resolution import (
+    AdjustmentResolution,
+    Core,
+    PhaseResolution,
+    Resolution,
+    Retreating,
+    RetreatResolution,
+)
+from .values.rules import EDITIONS, RULE_BOOKS, RuleBook
+
+__all__ = [
+    "EDITIONS",
+    "RULE_BOOKS",
+    "AdjustmentResolution",
+    "BackupRule",
+    "Board",
+    "Bounced",
+    "Build",
+    "Case",
+    "CaseFormatError",
+    "CaseResult",
+    "Convoy",
+    "Core",
+    "CoreReport",
+    "CutBy",
+    "Decision",
+    "DecisionKind",
+    "DipsatError",
+    "Disband",
+    "DislodgedBy",
+    "DislodgedUnit",
+    "EditionChoice",
+    "Failure",
+    "Fork",
+    "Given",
+    "Hold",
+    "Illegal",
+    "IllegalOrderError",
+    "Illegality",
+    "Invalid",
+    "Invalidity",
+    "MBoard",
+    "Move",
+    "Multiverse",
+    "MultiverseStep",
+    "NoPath",
+    "Order",
+    "OrderSyntaxError",
+    "Orders",
+    "Outcome",
+    "ParadoxRule",
+    "Phase",
+    "PhaseKind",
+    "PhaseResolution",
+    "Place",
+    "Position",
+    "PositionError",
+    "Reason",
+    "Resolution",
+    "Result",
+    "Retreat",
+    "RetreatResolution",
+    "Retreating",
+    "RuleBook",
+    "SaveFileError",
+    "Season",
+    "SupportHold",
+    "SupportMove",
+    "Unit",
+    "UnitRef",
+    "Waive",
+    "adjudicate",
+    "check",
+    "explore",
+    "load_board",
+    "parse_orders",
+    "read_cases",
+    "rule_book",
+    "standard",
+]

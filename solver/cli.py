@@ -16,14 +16,14 @@ from topology import standard
 
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import Case, case_files, read_cases
+from .formats.rulebooks import rule_book
 from .tools.compare import compare
 from .tools.conformance import run
 from .tools.explain import explain, render
-from .tools.explore import MAX_RESOLUTIONS, explore_case, report_json
+from .tools.explore import explore_case, report_json
 from .tools.replay import KINDS
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
-from .values.rules import rule_book
 
 app = typer.Typer(
     add_completion=False,
@@ -223,21 +223,9 @@ def explore(
     for name, reports in phases:
         out.print(f" {name}: {len(reports)} core(s)")
         for number, r in enumerate(reports, start=1):
-            count = f"at least {MAX_RESOLUTIONS}" if r.capped else str(r.solutions)
-            out.print(f"  core {number}: {r.kind}, {count} consistent resolution(s)")
-            if r.capped:
-                out.print("    too many to list: the explorer lists at most that many")
-            for order in r.orders:
-                out.print(f"    {order}")
-            if r.solutions > 1:
-                names = ", ".join(r.labels[r.decisions.index(d)] for d in r.differing)
-                out.print(f"    they differ in: {names}")
-            for index, res in enumerate(r.resolutions):
-                true = [r.labels[i] for i, d in enumerate(r.decisions) if res[d]]
-                out.print(f"    resolution {index}: true: " + ("; ".join(true) or "none"))
-            for edition, choice in r.editions.items():
-                pick = f"resolution {choice.picks}" if choice.picks is not None else "none of them"
-                out.print(f"    {edition}: {pick} ({choice.why})")
+            out.print(f"  core {number}: {r.heading}")
+            for line in r.lines():
+                out.print(f"    {line}")
 
 
 def _one_case(file: str, case: str | None):

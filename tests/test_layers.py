@@ -36,6 +36,15 @@ LAYERS: dict[str, set[str]] = {
         "solver.formats",
         "solver.render",
     },
+    "solver.api": CORE
+    | {
+        "solver.judge",
+        "solver.checker",
+        "solver.cycle",
+        "solver.multiverse",
+        "solver.formats",
+        "solver.tools",
+    },
     "solver.cli": {"solver"},
     "solver.__main__": {"solver.cli"},
     "solver": {"solver"},  # the public API: anything but the command line
@@ -128,9 +137,12 @@ def standard_imports(path) -> list[str]:
     for node in ast.walk(tree):
         body = node.body if isinstance(node, ast.Module | ast.FunctionDef) else []
         for statement in body:
-            if isinstance(statement, ast.ImportFrom) and statement.module == "topology":
-                if {a.name for a in statement.names} & {"standard", "standard_layout"}:
-                    found.append(getattr(node, "name", "<module>"))
+            names = {a.name for a in getattr(statement, "names", ())}
+            if getattr(statement, "module", None) == "topology" and names & {
+                "standard",
+                "standard_layout",
+            }:
+                found.append(getattr(node, "name", "<module>"))
     return found
 
 

@@ -16,12 +16,13 @@ from typer.testing import CliRunner
 from solver.checker.equations import check_resolution
 from solver.cli import app
 from solver.formats.cases import read_cases
+from solver.formats.rulebooks import rule_book
 from solver.judge.movement import adjudicate
 from solver.tools.conformance import run
 from solver.tools.explore import explore_case
 from solver.tools.pages import check_page, explore_page
 from solver.tools.scenes import case_scenes
-from solver.values.rules import EDITIONS, rule_book
+from solver.values.rules import EDITIONS
 
 F_CASES = ROOT / "cases" / "datc" / "6F.cases"
 WRONG = """case T.1: A WRONG EXPECTATION

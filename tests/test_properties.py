@@ -20,13 +20,14 @@ from solver.cycle.adjustments import adjudicate_adjustments
 from solver.cycle.retreats import adjudicate_retreats
 from solver.errors import DipsatError
 from solver.formats.cases import read_cases
+from solver.formats.rulebooks import rule_book
 from solver.judge.movement import adjudicate
 from solver.tools.crosscheck.generate import random_turn
 from solver.tools.explain import explain
 from solver.values.notation import parse_given
 from solver.values.orders import Disband, Given, Move, Place, Retreat, UnitRef
 from solver.values.position import Phase, PhaseKind, Position, Season
-from solver.values.rules import RULE_BOOKS, rule_book
+from solver.values.rules import RULE_BOOKS
 from topology import standard
 
 BOOKS = sorted(RULE_BOOKS)
@@ -207,7 +208,8 @@ from solver.formats.cases import Block, Case, CaseOrder
 from solver.tools.crosscheck.generate import random_turn
 from solver.tools.explain import explain
 from solver.values.position import PhaseKind
-from solver.values.rules import RULE_BOOKS, rule_book
+from solver.values.rules import RULE_BOOKS
+from solver.formats.rulebooks import rule_book
 data = []
 for i in range(20):
     position, orders = random_turn(f"determinism-{i}")

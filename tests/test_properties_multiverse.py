@@ -103,7 +103,11 @@ def _cross(rng: random.Random, mv: Multiverse, unit: Unit, here: tuple[int, int]
         return SupportHold(_ref(unit, here), _ref(rng.choice(close), there))
     if kind == "support" and others:
         mover = rng.choice(others)
-        aims = [p for p in _targets(standard(), mover) if p.province in near] or _targets(standard(), mover) or [dest]
+        aims = (
+            [p for p in _targets(standard(), mover) if p.province in near]
+            or _targets(standard(), mover)
+            or [dest]
+        )
         aim_board = rng.choice((there, there, here))
         return SupportMove(_ref(unit, here), _ref(mover, there), _at(rng.choice(aims), aim_board))
     if kind == "convoy" and unit.type is UnitType.FLEET and others:

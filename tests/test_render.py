@@ -14,11 +14,11 @@ from conftest import ROOT, all_cases, played, under_hash_seeds
 from typer.testing import CliRunner
 
 from solver.cli import app
+from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
 from solver.render.board import board_svg
 from solver.render.style import POWER_COLOURS, colour
 from solver.tools.scenes import case_scenes
-from solver.values.rules import rule_book
 from topology import standard
 from topology.layout import standard_layout
 
@@ -247,7 +247,7 @@ import sys
 from solver.formats.cases import read_cases
 from solver.render.board import board_svg
 from solver.tools.scenes import case_scenes
-from solver.values.rules import rule_book
+from solver.formats.rulebooks import rule_book
 for name in ("6F", "6H"):
     for case in read_cases(f"cases/datc/{name}.cases"):
         for scene in case_scenes(case, rule_book(case.edition)):

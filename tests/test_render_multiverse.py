@@ -10,11 +10,12 @@ from collections import Counter
 import pytest
 from conftest import all_cases, under_hash_seeds
 
+from solver.formats.rulebooks import rule_book
 from solver.render.multiverse import grid_element, step_drawing
 from solver.render.svg import to_text
 from solver.tools.scenes import case_steps, multiverse_case_svg
 from solver.values.orders import timeline_name
-from solver.values.rules import DATC_2025, rule_book
+from solver.values.rules import DATC_2025
 from topology import standard
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -97,7 +98,7 @@ def test_the_grid_is_the_same_under_any_hash_seed():
     script = (
         "from conftest import all_cases\n"
         "from solver.tools.scenes import multiverse_case_svg\n"
-        "from solver.values.rules import rule_book\n"
+        "from solver.formats.rulebooks import rule_book\n"
         "import sys\n"
         "for c in all_cases():\n"
         "    if c.multiverse:\n"

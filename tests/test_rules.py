@@ -11,10 +11,11 @@ import pytest
 from conftest import DATA, ROOT, all_cases, table
 
 from solver.errors import DipsatError
+from solver.formats.rulebooks import rule_book
 from solver.tools.compare import compare
 from solver.tools.conformance import run_case
 from solver.tools.explore import explore
-from solver.values.rules import EDITIONS, rule_book
+from solver.values.rules import EDITIONS
 
 DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
@@ -60,7 +61,6 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     from solver.tools import explore as module
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
-    monkeypatch.setattr("solver.cli.MAX_RESOLUTIONS", 2)
     monkeypatch.setattr("solver.tools.pages.MAX_RESOLUTIONS", 2)
     case = BY_ID["6.F.14"]  # two consistent resolutions
     (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])

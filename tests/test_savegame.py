@@ -17,6 +17,7 @@ import pytest
 from conftest import DATA, ROOT, json_drop, json_set, played
 
 from solver.errors import DipsatError, SaveFileError
+from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import (
     STANDARD_START,
     SavedGame,
@@ -31,7 +32,7 @@ from solver.formats.savegame import (
 )
 from solver.values.notation import parse_given
 from solver.values.position import Phase, Position
-from solver.values.rules import DATC_2025, policy_table, rule_book
+from solver.values.rules import DATC_2025, policy_table
 from topology import standard
 
 

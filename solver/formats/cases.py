@@ -88,6 +88,9 @@ class Case:
     def multiverse(self) -> bool:
         return self.meta.get("variant") == "multiverse"
 
+    def __repr__(self) -> str:
+        return f"<Case {self.id}: {self.title}>"
+
     @property
     def edition(self) -> str:
         """The edition its plain expectations are written for."""

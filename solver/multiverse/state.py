@@ -9,8 +9,8 @@ phase) and, once adjudicated, the record of its movement: orders, decisions, out
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, cast
 
@@ -18,6 +18,7 @@ from topology import Board, Location
 
 from ..values.calendar import SOLO_CENTRES, game_status
 from ..values.decisions import Decision
+from ..values.notation import parse_given
 from ..values.orders import (
     Given,
     Place,
@@ -30,7 +31,7 @@ from ..values.orders import (
 from ..values.outcomes import Outcome
 from ..values.position import Phase, PhaseKind, Position, Season
 from ..values.resolution import Resolution
-from ..values.rules import DATC_2025, RuleBook, Victory
+from ..values.rules import DATC_2025, RuleBook, Victory, named_rules
 
 BoardKey = tuple[int, int]  # (timeline, turn)
 
@@ -133,6 +134,11 @@ class MBoard:
     def key(self) -> BoardKey:
         return (self.timeline, self.turn)
 
+    @property
+    def name(self) -> str:
+        """'b@1': the board's timeline letter and turn."""
+        return f"{timeline_name(self.timeline)}@{self.turn}"
+
 
 @dataclass(frozen=True)
 class Multiverse:
@@ -162,6 +168,53 @@ class Multiverse:
     def origin_map(self) -> dict[int, BoardKey | None]:
         return dict(self.origins)
 
+    def read(self, text: str) -> Given:
+        """An order for the next step, in either multiverse notation, its coordinates
+        completed (`complete`); an order to a head that owes a retreat reads as a retreat."""
+        heads = self.heads()
+        given = complete(self, parse_given(text, self.map), heads)
+        if isinstance(given.order, Waive):
+            return given
+        place = given.order.unit.place
+        head = heads.get(place.timeline) if place.timeline is not None else None
+        if (
+            head is not None
+            and head.turn == place.turn
+            and head.position.phase.kind is (PhaseKind.RETREAT)
+        ):
+            given = complete(self, parse_given(text, self.map, "retreat"), heads)
+        return given
+
+    def step(
+        self, orders: str | Iterable[str | Given], rules: str | RuleBook = "2025"
+    ) -> MultiverseStep:
+        """Adjudicate every head board once (`solver.multiverse.step.step`): the orders as
+        values or text (one per line), under a rule book or the name of one."""
+        from .step import step
+
+        if isinstance(orders, str):
+            orders = [line for line in orders.splitlines() if line.split("#")[0].strip()]
+        givens = [self.read(o) if isinstance(o, str) else o for o in orders]
+        return step(self, givens, named_rules(rules))
+
+    def __str__(self) -> str:
+        heads = {b.key for b in self.heads().values()}
+        lines = [f"multiverse: {len(self.origins)} timeline(s), {len(self.boards)} board(s)"]
+        for board in self.boards:
+            mark = " (head)" if board.key in heads else ""
+            lines.append(f"{board.name}{mark}: {board.position.phase}")
+            lines += [f"  {line}" for line in str(board.position).splitlines()[1:]]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Multiverse: {len(self.origins)} timeline(s), {len(self.boards)} board(s)>"
+
+    def _repr_svg_(self) -> str:
+        """Every board, as a grid of timelines and turns (in a notebook)."""
+        from ..render.multiverse import multiverse_svg
+
+        return multiverse_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Fork:
@@ -177,7 +230,30 @@ class MultiverseStep:
     forks: tuple[Fork, ...]
     after: Multiverse
     resolution: Resolution | None = None
-    problems: tuple[str, ...] = field(default_factory=tuple)
+
+    def __str__(self) -> str:
+        lines = [f"{o}" for o in self.outcomes]
+        if self.revised:
+            lines.append("adjudicated again:")
+            lines += [f"  {o}" for o in self.revised]
+        for fork in self.forks:
+            source = f"{timeline_name(fork.source[0])}@{fork.source[1]}"
+            lines.append(f"timeline {timeline_name(fork.timeline)} forks from {source}")
+        heads = sorted(self.after.heads().values(), key=lambda b: b.key)
+        lines += [f"head {b.name}: {b.position.phase}" for b in heads]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"<MultiverseStep: {len(self.outcomes)} order(s), {len(self.revised)} revised, "
+            f"{len(self.forks)} fork(s)>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The multiverse after the step, with the step's orders (in a notebook)."""
+        from ..render.multiverse import step_svg
+
+        return step_svg(self)
 
 
 # -- coordinates -----------------------------------------------------------------------------

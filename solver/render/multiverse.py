@@ -11,10 +11,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from topology.layout import standard_layout
 
-from ..formats.cases import Case
 from ..multiverse.state import BoardKey, MBoard, Multiverse, MultiverseStep, complete, on_map
 from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
@@ -278,26 +278,27 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
 
 # -- from played steps and saved games --------------------------------------------------------
 def step_element(
-    case: Case,
-    steps: Sequence[MultiverseStep],
-    number: int,
+    done: MultiverseStep,
+    heading: str = "",
     prefix: str = "",
     legend: bool = True,
     share: bool = True,
 ) -> ET.Element:
-    """The grid after step ``number`` (1-based) of a case whose steps are already played."""
-    done = steps[number - 1]
+    """The grid after a step, with the step's orders and the boards it made new."""
     drawn, retreating = step_drawing(done)
     before = {b.key for b in done.before.boards}
     new = [b.key for b in done.after.boards if b.key not in before]
-    heading = f"{case.id} {case.title} (step {number} of {len(steps)})"
     return grid_element(done.after, drawn, retreating, heading, new, prefix, legend, share)
 
 
-def multiverse_game_svg(game, prefix: str = "") -> str:
-    """A saved multiverse game: every board with its recorded orders, and the orders
-    submitted for the next step."""
-    mv = game.multiverse
+def step_svg(done: MultiverseStep, heading: str = "") -> str:
+    return to_text(step_element(done, heading))
+
+
+def multiverse_svg(
+    mv: Multiverse, pending: Sequence[Given] = (), heading: str = "multiverse", prefix: str = ""
+) -> str:
+    """Every board with its recorded orders, and orders submitted for the next step."""
     drawn = []
     for board in mv.boards:
         if board.record is not None:
@@ -306,7 +307,12 @@ def multiverse_game_svg(game, prefix: str = "") -> str:
                 for g, o in zip(board.record.orders, board.record.outcomes, strict=True)
             ]
     heads = mv.heads()
-    drawn += [Drawn(complete(mv, g, heads), None, "pending") for g in game.orders]
-    return to_text(
-        grid_element(mv, drawn, heading=f"multiverse game (rules {game.rules})", prefix=prefix)
-    )
+    drawn += [Drawn(complete(mv, g, heads), None, "pending") for g in pending]
+    return to_text(grid_element(mv, drawn, heading=heading, prefix=prefix))
+
+
+def multiverse_game_svg(game: Any, prefix: str = "") -> str:
+    """A saved multiverse game: every board with its recorded orders, and the orders
+    submitted for the next step."""
+    heading = f"multiverse game (rules {game.rules})"
+    return multiverse_svg(game.multiverse, game.orders, heading, prefix)

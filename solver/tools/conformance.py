@@ -11,12 +11,13 @@ from ..checker.equations import check_resolution
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
+from ..formats.rulebooks import rule_book
 from ..multiverse.state import Multiverse, SpotNames, on_board
 from ..multiverse.step import step
 from ..values.orders import Names, timeline_name
 from ..values.position import Unit
 from ..values.resolution import AdjustmentResolution, Resolution
-from ..values.rules import RuleBook, StepScope, rule_book
+from ..values.rules import RuleBook, StepScope
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,9 @@ class Failure:
     def as_json(self) -> dict[str, str]:
         return {"id": self.case, "order": self.order, "expected": self.expected, "got": self.got}
 
+    def __str__(self) -> str:
+        return f"{self.order}: expected {self.expected}, got {self.got}"
+
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
@@ -39,6 +43,15 @@ class CaseResult:
     @property
     def passed(self) -> bool:
         return not self.failures
+
+    def __str__(self) -> str:
+        if self.passed:
+            return f"{self.case.id}: passed"
+        return "\n".join([f"{self.case.id}: FAILED", *(f"  {f}" for f in self.failures)])
+
+    def __repr__(self) -> str:
+        verdict = "passed" if self.passed else f"{len(self.failures)} failure(s)"
+        return f"<CaseResult {self.case.id}: {verdict}>"
 
 
 @dataclass

@@ -73,6 +73,36 @@ class CoreReport:
     def differing(self) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if len({r[d] for r in self.resolutions}) > 1)
 
+    @property
+    def heading(self) -> str:
+        """'convoy paradox, 2 consistent resolution(s)'."""
+        count = f"at least {MAX_RESOLUTIONS}" if self.capped else str(self.solutions)
+        return f"{self.kind}, {count} consistent resolution(s)"
+
+    def lines(self) -> list[str]:
+        """The core's orders, its resolutions and each edition's choice, as `dipsat
+        explore` prints them under the heading."""
+        found = []
+        if self.capped:
+            found.append("too many to list: the explorer lists at most that many")
+        found += list(self.orders)
+        if self.solutions > 1:
+            names = ", ".join(self.labels[self.decisions.index(d)] for d in self.differing)
+            found.append(f"they differ in: {names}")
+        for index, res in enumerate(self.resolutions):
+            true = [self.labels[i] for i, d in enumerate(self.decisions) if res[d]]
+            found.append(f"resolution {index}: true: " + ("; ".join(true) or "none"))
+        for edition, choice in self.editions.items():
+            pick = f"resolution {choice.picks}" if choice.picks is not None else "none of them"
+            found.append(f"{edition}: {pick} ({choice.why})")
+        return found
+
+    def __str__(self) -> str:
+        return "\n".join([self.heading, *(f"  {line}" for line in self.lines())])
+
+    def __repr__(self) -> str:
+        return f"<CoreReport {self.heading}>"
+
 
 def _kind(core: Sequence[Decision]) -> CoreKind:
     kinds = {k for k, _ in core}

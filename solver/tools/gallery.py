@@ -14,10 +14,11 @@ from pathlib import Path
 from topology import standard_layout
 
 from ..formats.cases import Case, read_cases
+from ..formats.rulebooks import rule_book
 from ..formats.savegame import STANDARD_START
 from ..render.board import Scene, board_svg, focus_box
 from ..tools.scenes import case_scenes, edition_scenes, resolution_scene
-from ..values.rules import EDITIONS, rule_book
+from ..values.rules import EDITIONS
 from .explore import explore
 from .scenes import multiverse_case_svg
 

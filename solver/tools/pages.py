@@ -17,6 +17,7 @@ from topology.layout import standard_layout
 
 from ..errors import DipsatError
 from ..formats.cases import Case
+from ..formats.rulebooks import rule_book
 from ..multiverse.state import MultiverseStep
 from ..render import board as drawing
 from ..render.arrows import order_text, result_of
@@ -27,10 +28,10 @@ from ..render.style import STYLE
 from ..render.svg import SVG_NS, el, share_groups, to_text
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
-from ..values.rules import EDITIONS, RuleBook, rule_book
+from ..values.rules import EDITIONS, RuleBook
 from .conformance import CaseResult, Failure, Report
 from .explore import MAX_RESOLUTIONS, CoreReport
-from .scenes import case_scenes, case_steps, edition_scenes, resolution_scene
+from .scenes import case_scenes, case_steps, edition_scenes, resolution_scene, step_heading
 
 PAGE_STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;color:#1d1d1d;margin:0 auto;padding:1em 1.5em;
@@ -128,7 +129,9 @@ class Pictures:
 
     def multiverse(self, case: Case, steps: Sequence[MultiverseStep], number: int) -> str:
         """The grid of boards after step ``number`` of a multiverse case."""
-        return self.svg(step_element(case, steps, number, self.prefix(), legend=False, share=False))
+        heading = step_heading(case, number, len(steps))
+        element = step_element(steps[number - 1], heading, self.prefix(), legend=False, share=False)
+        return self.svg(element)
 
     def legend(self) -> str:
         prefix = self.prefix()

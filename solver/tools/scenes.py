@@ -150,7 +150,13 @@ def multiverse_case_element(
     number = len(steps) if step is None else step
     if not 1 <= number <= len(steps):
         raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
-    return step_element(case, steps, number, prefix, legend, share)
+    heading = step_heading(case, number, len(steps))
+    return step_element(steps[number - 1], heading, prefix, legend, share)
+
+
+def step_heading(case: Case, number: int, total: int) -> str:
+    """The heading of a multiverse case's grid after one of its steps."""
+    return f"{case.id} {case.title} (step {number} of {total})"
 
 
 def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:

@@ -579,6 +579,13 @@ _HEADER = re.compile(r"^\s*(?P<power>[^\W\d_][\w .'-]*?)\s*:\s*$")
 
 
 def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given]:
+    """The orders of a text (see `read_order_lines`)."""
+    return [given for _, _, given in read_order_lines(text, board, phase)]
+
+
+def read_order_lines(
+    text: str, board: Board, phase: str | None = None
+) -> list[tuple[int, str, Given]]:
     """Orders one per line, each optionally prefixed by 'Power:'; a line holding only
     'Power:' gives the power of the orders below it (as the DATC writes them).  Blank lines
     and '#' comments are skipped.
@@ -586,7 +593,7 @@ def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given
     Raises:
         OrderSyntaxError: a line that cannot be read, with its line and column.
     """
-    found: list[Given] = []
+    found: list[tuple[int, str, Given]] = []
     header: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
         body = line.split("#", 1)[0]
@@ -615,5 +622,5 @@ def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given
                     f"an order of {given.power} under the header of {header}", body, 1, number
                 )
             given = replace(given, power=header)
-        found.append(given)
+        found.append((number, line, given))
     return found

@@ -231,6 +231,9 @@ class Given:
     def __str__(self) -> str:
         return f"{self.power}: {self.order_text}" if self.power else self.order_text
 
+    def __repr__(self) -> str:
+        return f"<Given {self}>"
+
 
 def named_places(order: Order) -> list[Place]:
     """Every place an order names: its unit's, the supported or convoyed unit's, the

@@ -2,7 +2,8 @@
 
 Named editions follow the DATC's account of each rulebook: `1971`, `1982`, `2000`, `2023`,
 `2025` (the DATC v3.2 preferences, the default) and `dptg`, plus `webdiplomacy` for the site
-the shared real games were played on.  A custom rule book is a small TOML file:
+the shared real games were played on.  A custom rule book is a small TOML file, read by
+`solver.formats.rulebooks`:
 
     base = "2025"
     [policies]
@@ -14,9 +15,8 @@ Every policy is explained, with the cases that show it, in docs/rules.md.
 from __future__ import annotations
 
 import enum
-import tomllib
-from dataclasses import dataclass, fields, replace
-from pathlib import Path
+from dataclasses import dataclass, fields
+from typing import Any, get_type_hints
 
 from ..errors import CaseFormatError, DipsatError
 
@@ -177,47 +177,18 @@ RULE_BOOKS = {**EDITIONS, "webdiplomacy": WEBDIPLOMACY}
 POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
 
 
-def rule_book(name: str) -> RuleBook:
-    """A named rule book, or one read from a TOML file; unknown names list the known ones."""
-    if name in RULE_BOOKS:
-        return RULE_BOOKS[name]
-    path = Path(name)
-    if path.suffix == ".toml" or path.exists():
-        return load_rule_book(path)
-    raise DipsatError(
-        f"unknown rule book {name!r}; known: {', '.join(RULE_BOOKS)}, or a .toml file"
-    )
+def named_rules(rules: str | RuleBook) -> RuleBook:
+    """A rule book itself, or the edition or preset of that name.
 
-
-def load_rule_book(path: Path) -> RuleBook:
-    """A custom rule book: `base = EDITION` and a `[policies]` table of changes."""
-    where = str(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise CaseFormatError(f"cannot read: {err.strerror}", where, 0) from err
-    except tomllib.TOMLDecodeError as err:
-        raise CaseFormatError(f"not valid TOML: {err}", where, 0) from err
-    unknown = set(data) - {"base", "name", "policies"}
-    if unknown:
-        raise CaseFormatError(
-            f"unknown key {sorted(unknown)[0]!r}; expected base, name and [policies]", where
-        )
-    base_name = data.get("base", "2025")
-    if base_name not in RULE_BOOKS:
-        raise CaseFormatError(
-            f"base {base_name!r} is no edition; known: {', '.join(RULE_BOOKS)}", where
-        )
-    book = replace(RULE_BOOKS[base_name], name=str(data.get("name", path.stem)))
-    changes = {}
-    for key, value in data.get("policies", {}).items():
-        policy = POLICIES.get(key.replace("-", "_"))
-        if policy is None:
-            raise CaseFormatError(
-                f"unknown policy {key!r}; known: {', '.join(sorted(POLICIES))}", where
-            )
-        changes[policy.name] = _policy_value(policy, value, where)
-    return replace(book, **changes)
+    Raises:
+        DipsatError: no rule book has that name (the message lists those that do).
+    """
+    if isinstance(rules, RuleBook):
+        return rules
+    book = RULE_BOOKS.get(rules)
+    if book is None:
+        raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
+    return book
 
 
 def policy_table(book: RuleBook) -> dict[str, str | bool]:
@@ -243,7 +214,7 @@ def from_policy_table(name: str, table: dict, where: str) -> RuleBook:
             f"unknown: {', '.join(unknown) or 'none'}",
             where,
         )
-    values = {key: _policy_value(POLICIES[key], value, where) for key, value in table.items()}
+    values = {key: policy_value(key, value, where) for key, value in table.items()}
     return RuleBook(name, **values)
 
 
@@ -252,49 +223,26 @@ def is_edition(book: RuleBook) -> bool:
     return RULE_BOOKS.get(book.name) == book
 
 
-def _policy_value(policy, value, where: str):
-    kind = eval_type(policy.type)
+def policy_value(name: str, value: object, where: str) -> Any:
+    """A policy's value from how TOML or JSON writes it (true/false, or an option's name).
+
+    Raises:
+        CaseFormatError: the value is not one the policy takes.
+    """
+    kind = _KINDS[name]
     if kind is bool:
         if not isinstance(value, bool):
-            raise CaseFormatError(f"{policy.name}: expected true or false, found {value!r}", where)
+            raise CaseFormatError(f"{name}: expected true or false, found {value!r}", where)
         return value
     choices = [m.value for m in kind]
     if value not in choices:
         raise CaseFormatError(
-            f"{policy.name}: expected one of {', '.join(choices)}, found {value!r}", where
+            f"{name}: expected one of {', '.join(choices)}, found {value!r}", where
         )
     return kind(value)
 
 
-_TYPES = {
-    cls.__name__: cls
-    for cls in (
-        MultiRoute,
-        ConvoyCut,
-        ConvoyParadox,
-        ConvoyToAdjacent,
-        DislodgedPrevent,
-        UnreachableCoast,
-        SupportCoast,
-        WrongCoast,
-        SeveralOrders,
-        CivilDisorder,
-        StepScope,
-        RepeatFork,
-        Victory,
-    )
+_KINDS: dict[str, Any] = {
+    name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
 }
-
-
-def eval_type(name: str):
-    """The policy type named in a dataclass annotation (annotations are strings here)."""
-    return bool if name == "bool" else _TYPES[name]
-
-
-def describe(book: RuleBook) -> dict[str, str]:
-    """Every policy of a rule book by name, as TOML would write it."""
-    out = {}
-    for name in POLICIES:
-        value = getattr(book, name)
-        out[name] = str(value).lower() if isinstance(value, bool) else value.value
-    return out
+"""Each policy's type: bool, or the enum of its options."""

@@ -27,9 +27,9 @@ from ...values.rules import (
     from_policy_table,
     is_edition,
     policy_table,
-    rule_book,
 )
 from ..mila import position_json, read_position
+from ..rulebooks import rule_book
 
 FORMAT = "dipsat-game"
 VERSION = 1

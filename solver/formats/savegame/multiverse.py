@@ -45,7 +45,6 @@ from ...values.outcomes import (
     Reason,
     Result,
 )
-from ...values.position import PhaseKind
 from ...values.rules import RuleBook
 from .envelope import (
     FORMAT,
@@ -98,28 +97,23 @@ def submit_multiverse(
     game: SavedMultiverse, texts: Sequence[str]
 ) -> tuple[SavedMultiverse, list[tuple[str, str]]]:
     """Add orders given as 'Power: order' text for the next step, their coordinates filled
-    in (`solver.multiverse.step.complete`).  Each order with a problem (unreadable, no power, a
+    in (`Multiverse.read`).  Each order with a problem (unreadable, no power, a
     waive, not on a head board, no such unit, unit already ordered) is left out and
     reported as (text, problem); the others are added.  The step judges the rest."""
-    from ...multiverse.state import complete
-
     mv = game.multiverse
     board = mv.map
-    heads = mv.heads()
-    on_head = {(b.timeline, b.turn): b for b in heads.values()}
+    on_head = {(b.timeline, b.turn): b for b in mv.heads().values()}
     ordered = {_spot(g.order.unit.place) for g in game.orders if not isinstance(g.order, Waive)}
     added: list[Given] = []
     problems: list[tuple[str, str]] = []
     for text in texts:
         try:
-            given = complete(mv, parse_given(text, board), heads)
-            place = given.order.unit.place if not isinstance(given.order, Waive) else None
-            head = on_head.get((place.timeline, place.turn)) if place else None
-            if head is not None and head.position.phase.kind is PhaseKind.RETREAT:
-                given = complete(mv, parse_given(text, board, "retreat"), heads)
+            given = mv.read(text)
         except DipsatError as err:
             problems.append((text, f"cannot read: {err}"))
             continue
+        place = given.order.unit.place if not isinstance(given.order, Waive) else None
+        head = on_head.get((place.timeline, place.turn)) if place else None
         if given.power is None:
             problems.append((text, "expected 'Power: order', e.g. 'Germany: A a-Munich - Tyrolia'"))
             continue

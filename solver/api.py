@@ -1,0 +1,125 @@
+"""The functions of the public API (`import solver`): read orders, adjudicate a phase, lay
+out the resolutions of its paradoxes, read case files and check them.
+
+Each takes values and returns values; a rule book is given as a `RuleBook` or by the name
+of an edition or preset (`solver.RULE_BOOKS`).  See docs/api.md for a tour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from .cycle.game import advance
+from .errors import DipsatError, IllegalOrderError
+from .formats.cases import Case
+from .formats.cases import read_cases as _read_cases
+from .judge.legality import Status, analyse
+from .tools.conformance import CaseResult, run_case
+from .tools.explore import CoreReport
+from .tools.explore import explore as _explore
+from .values.notation import read_order_lines
+from .values.orders import Given
+from .values.outcomes import Illegal, Result
+from .values.position import PhaseKind, Position
+from .values.resolution import PhaseResolution
+from .values.rules import RuleBook, named_rules
+
+Orders = str | Iterable[str | Given]
+"""Orders as text (one per line, as `parse_orders` reads it) or as a sequence of orders,
+each a `Given` or one line of text."""
+
+
+def parse_orders(text: str, position: Position, *, strict: bool = False) -> list[Given]:
+    """The orders of a text, one per line, in any notation dipsat reads, their places read
+    against the position's board (and a move read as a retreat in a retreat phase).
+
+    A line 'England: F London - North Sea' gives its power; a line holding only
+    'England:' gives the power of the lines below it.  With `strict`, an order that is
+    illegal in the position (no such unit, another power's unit, an impossible move) is an
+    error instead of an order the adjudicator ignores.
+
+    Raises:
+        OrderSyntaxError: a line that cannot be read (with its line and column).
+        IllegalOrderError: with `strict`, an illegal order (with its line and reason).
+    """
+    lines = read_order_lines(text, position.map, position.phase.kind.value)
+    found = [given for _, _, given in lines]
+    if strict:
+        for (number, line, _), reason in zip(lines, _illegal(found, position), strict=True):
+            if reason is not None:
+                raise IllegalOrderError(reason.why, line, number, reason)
+    return found
+
+
+def _illegal(orders: list[Given], position: Position) -> list[Illegal | None]:
+    """Why each order is illegal in the position (None for the legal ones)."""
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        return [
+            c.reason if c.status is Status.ILLEGAL and isinstance(c.reason, Illegal) else None
+            for c in analyse(position, orders).checked
+        ]
+    return [
+        o.reason if o.result is Result.ILLEGAL and isinstance(o.reason, Illegal) else None
+        for o in advance(position, orders).outcomes
+    ]
+
+
+def _orders(orders: Orders, position: Position) -> list[Given]:
+    if isinstance(orders, str):
+        return parse_orders(orders, position)
+    found: list[Given] = []
+    for order in orders:
+        if isinstance(order, str):
+            found += parse_orders(order, position)
+        elif isinstance(order, Given):
+            found.append(order)
+        else:
+            raise DipsatError(f"expected an order (a Given) or its text, found {order!r:.60}")
+    return found
+
+
+def adjudicate(
+    position: Position, orders: Orders, rules: str | RuleBook = "2025"
+) -> PhaseResolution:
+    """Adjudicate the phase the position is in (movement, retreats or adjustments) under
+    a rule book.
+
+    Returns a `Resolution` for a movement phase (every decision, the paradox cores, the
+    dislodged units with their retreats), a `RetreatResolution` or an
+    `AdjustmentResolution`; each has an outcome per order and `.after`, the next position.
+    Units without orders hold; dislodged units without orders disband; owed disbands
+    not ordered go to civil disorder.
+    """
+    return advance(position, _orders(orders, position), named_rules(rules))
+
+
+def explore(position: Position, orders: Orders, rules: str | RuleBook = "2025") -> list[CoreReport]:
+    """Every paradox core of a movement phase with all its consistent resolutions, and
+    which one each edition picks, and why."""
+    return _explore(position, _orders(orders, position), named_rules(rules))
+
+
+def read_cases(path: str | Path) -> list[Case]:
+    """The cases of a case file (see docs/case-format.md).
+
+    Raises:
+        CaseFormatError: the file does not follow the format (with file, line and column).
+    """
+    return _read_cases(path)
+
+
+def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
+    """Adjudicate a case and compare every expectation it states (under the edition the
+    case states, or `rules`); the independent checker verifies each resolution too."""
+    return run_case(case, None if rules is None else named_rules(rules))
+
+
+__all__ = [
+    "Orders",
+    "adjudicate",
+    "check",
+    "explore",
+    "parse_orders",
+    "read_cases",
+]
