@@ -14,7 +14,7 @@ board they are on; `adjudicate`, `explore`, `parse_orders`, `read_cases` and `ch
 pure functions of them; a `Multiverse` steps 5D Diplomacy.  docs/api.md is the tour.
 """
 
-from topology import Board, load_board, standard
+from topology import Board, Kind, Location, UnitType, load_board, standard
 
 from .api import Orders, adjudicate, check, explore, parse_orders, read_cases
 from .errors import (
@@ -103,6 +103,8 @@ __all__ = [
     "Illegality",
     "Invalid",
     "Invalidity",
+    "Kind",
+    "Location",
     "MBoard",
     "Move",
     "Multiverse",
@@ -132,6 +134,7 @@ __all__ = [
     "SupportMove",
     "Unit",
     "UnitRef",
+    "UnitType",
     "Waive",
     "adjudicate",
     "check",

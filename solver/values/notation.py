@@ -587,7 +587,8 @@ def read_order_lines(
     text: str, board: Board, phase: str | None = None
 ) -> list[tuple[int, str, Given]]:
     """Orders one per line, each optionally prefixed by 'Power:'; a line holding only
-    'Power:' gives the power of the orders below it (as the DATC writes them).  Blank lines
+    'Power:' gives the power of the orders below it that name none (as the DATC writes
+    them).  Blank lines
     and '#' comments are skipped.
 
     Raises:
@@ -616,11 +617,7 @@ def read_order_lines(
             given = parse_given(body, board, phase)
         except OrderSyntaxError as err:
             raise OrderSyntaxError(err.message, body, err.column, number) from None
-        if header is not None:
-            if given.power not in (None, header):
-                raise OrderSyntaxError(
-                    f"an order of {given.power} under the header of {header}", body, 1, number
-                )
+        if header is not None and given.power is None:
             given = replace(given, power=header)
         found.append((number, line, given))
     return found

@@ -1,0 +1,132 @@
+"""The public API (`import solver`): positions validate and read back what they write,
+orders come as values or text, results print well and draw themselves."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import all_cases, table
+
+import solver
+from solver.tools.crosscheck.generate import random_turn
+
+
+@pytest.mark.parametrize(("text", "error"), table("bad_positions.txt"))
+def test_an_impossible_position_is_refused_naming_line_column_and_why(text, error):
+    with pytest.raises(solver.PositionError) as caught:
+        solver.Position.parse(text.replace("|", "\n"))
+    assert str(caught.value).startswith(error)
+    assert isinstance(caught.value, solver.DipsatError)
+
+
+def test_a_position_made_in_code_is_checked_too():
+    board = solver.standard()
+    army_at_sea = solver.Unit(solver.Place("nth").location, solver.UnitType.ARMY, "England")
+    with pytest.raises(solver.PositionError, match="an army cannot stand at sea"):
+        solver.Position(solver.Phase.parse("S1901M"), (army_at_sea,), board=board)
+    unknown = solver.Unit(solver.Place("par").location, solver.UnitType.ARMY, "Frnace")
+    with pytest.raises(solver.PositionError, match="unknown power 'Frnace'"):
+        solver.Position(solver.Phase.parse("S1901M"), (unknown,), board=board)
+    with pytest.raises(solver.PositionError, match="'ruh' is no supply centre"):
+        solver.Position(solver.Phase.parse("S1901M"), (), (("ruh", "Germany"),), board=board)
+
+
+def positions():
+    """Random positions, and what adjudicating them comes to (retreat phases with
+    dislodged units and standoffs among them)."""
+    for seed in range(60):
+        position, orders = random_turn(f"api-{seed}")
+        yield position
+        yield solver.adjudicate(position, orders).after
+
+
+@pytest.mark.parametrize("position", list(positions()), ids=lambda p: repr(p))
+def test_a_position_reads_back_what_it_writes(position):
+    again = solver.Position.parse(str(position))
+    assert again == position
+    assert again.standoffs == position.standoffs and again.dislodged == position.dislodged
+
+
+def test_the_opening_is_the_map_s_opening():
+    opening = solver.Position.opening()
+    assert len(opening.units) == 22 and len(opening.centres) == 22
+    assert opening.name(opening.unit_in("stp")) == "F St Petersburg(sc)"
+    assert {p for p, _ in opening.centres} == {
+        c for power in opening.board.powers for c in opening.board.home_centres(power)
+    }
+
+
+def test_orders_come_as_values_as_lines_or_as_one_text():
+    position = solver.Position.opening()
+    text = "Germany: A Munich - Burgundy\nFrance: A Paris - Burgundy"
+    values = solver.parse_orders(text, position)
+    as_text = solver.adjudicate(position, text)
+    as_lines = solver.adjudicate(position, text.splitlines())
+    as_values = solver.adjudicate(position, values)
+    assert as_text.outcomes == as_lines.outcomes == as_values.outcomes
+    assert [o.result for o in as_text.outcomes] == [solver.Result.FAILS, solver.Result.FAILS]
+    with pytest.raises(solver.DipsatError, match="expected an order"):
+        solver.adjudicate(position, [42])
+
+
+def test_strict_orders_refuse_what_the_adjudicator_would_ignore():
+    position = solver.Position.opening()
+    assert solver.parse_orders("England: A Paris - Picardy", position)  # read, not judged
+    with pytest.raises(solver.IllegalOrderError) as caught:
+        solver.parse_orders(
+            "# two orders\nEngland: F London H\nEngland: A Paris - Picardy", position, strict=True
+        )
+    assert caught.value.line == 3
+    assert caught.value.reason.code is solver.Illegality.FOREIGN_UNIT
+    with pytest.raises(solver.OrderSyntaxError) as unreadable:
+        solver.parse_orders("England:\nF London - Atlantis", position)
+    assert (unreadable.value.line, unreadable.value.column) == (2, 12)
+
+
+def test_every_phase_goes_through_the_one_entry_point():
+    """A game's cycle played through solver.adjudicate alone: movement, retreats,
+    adjustments, with the resolution kind of each."""
+    fall = solver.Position.parse(
+        "Austria: A Vienna, A Budapest|Russia: A Galicia".replace("|", "\n"), phase="F1901M"
+    )
+    moved = solver.adjudicate(
+        fall, "Austria: A Vienna - Galicia\nAustria: A Budapest S A Vienna - Galicia"
+    )
+    assert isinstance(moved, solver.Resolution) and moved.after.phase.code == "F1901R"
+    retreated = solver.adjudicate(moved.after, "Russia: A Galicia - Ukraine")
+    assert isinstance(retreated, solver.RetreatResolution)
+    assert retreated.after.phase.code == "W1901A"
+    built = solver.adjudicate(retreated.after, "Austria: Build A Vienna")
+    assert isinstance(built, solver.AdjustmentResolution)
+    assert [built.after.name(u) for u in built.built] == ["A Vienna"]
+
+
+def test_values_print_short_and_draw_themselves():
+    case = next(c for c in all_cases() if c.id == "6.F.14")
+    resolution = solver.adjudicate(case.position, [o.given for o in case.movement.orders])
+    for value in (
+        case.position,
+        resolution,
+        *resolution.outcomes,
+        case,
+        solver.check(case),
+        *solver.explore(case.position, resolution.orders),
+    ):
+        assert len(repr(value)) < 160, repr(value)
+    assert str(resolution).splitlines()[1:5] == [f"  {o}" for o in resolution.outcomes]
+    mv = solver.Multiverse.start(solver.Position.opening())
+    step = mv.step("Germany: A Munich - Tyrolia")
+    for value in (case.position, resolution, mv, step, step.after):
+        root = ET.fromstring(value._repr_svg_())
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_a_rule_book_is_a_value_or_a_name():
+    case = next(c for c in all_cases() if c.id == "6.F.14")
+    orders = [o.given for o in case.movement.orders]
+    by_name = solver.adjudicate(case.position, orders, "dptg")
+    by_value = solver.adjudicate(case.position, orders, solver.RULE_BOOKS["dptg"])
+    assert by_name.outcomes == by_value.outcomes
+    with pytest.raises(solver.DipsatError, match="unknown rule book 'dtpg'"):
+        solver.adjudicate(case.position, orders, "dtpg")
