@@ -13,6 +13,7 @@ from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 from typer.testing import CliRunner
 
 from solver.cli import app
@@ -79,7 +80,10 @@ def show(browser, path: Path) -> None:
     """Open a file, wait for it to load, and leave nothing in the console from before."""
     browser.get_log("browser")
     browser.get(path.resolve().as_uri())
-    assert browser.execute_script("return document.readyState") == "complete"
+    # a large page may still be loading when get() returns on a busy machine
+    WebDriverWait(browser, 60).until(
+        lambda b: b.execute_script("return document.readyState") == "complete"
+    )
 
 
 def console_errors(browser) -> list[str]:

@@ -9,7 +9,7 @@ order of its kind but fails.  Everything else is *active* and goes into the mode
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -22,9 +22,11 @@ from ..values.orders import (
     Given,
     Hold,
     Move,
+    Order,
     Place,
     SupportHold,
     SupportMove,
+    Waive,
 )
 from ..values.outcomes import Illegal, Illegality, Invalid, Invalidity
 from ..values.position import Position, Unit
@@ -48,22 +50,51 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """One submitted order as judged against the board."""
+    """One submitted order as judged against the board: a hold, an order that is illegal,
+    or (the subclasses) what a move, a support or a convoy means on the board."""
 
-    index: int
+    index: int  # its place among the submitted orders
     given: Given
-    unit: Unit | None
+    unit: Unit | None  # the unit it orders (None: there is none)
     status: Status
     reason: Illegal | Invalid | None = None
-    dest: Location | None = None  # where a move, supported move or convoy goes (board key)
-    target: str | None = None  # the supported unit's or convoyed army's province (board key)
-    by_convoy: bool = False  # a move that goes by convoy (4.A.3 decided here)
+
+    @property
+    def order(self) -> Order:
+        return self.given.order
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckedMove(Checked):
+    """A move: where it goes, and how (DATC 4.A.3 decided here)."""
+
+    dest: Location  # the destination, its coast settled
+    by_convoy: bool = False  # it goes by convoy
     reachable: bool = True  # False: possible only from the coast the order names (6.B.11)
     fallback: bool = False  # 1971: by convoy if the convoy is undisrupted, else over land
 
-    @property
-    def order(self):
-        return self.given.order
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckedSupport(Checked):
+    """A support: whom it supports, and where to (None: a support to hold)."""
+
+    target: str  # the supported unit's province (board key)
+    dest: Location | None = None  # the supported move's destination, coast as written
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckedConvoy(Checked):
+    """A convoy: the army it carries and where."""
+
+    target: str  # the army's province (board key)
+    dest: Location
+
+
+def destination(checked: Checked) -> Location | None:
+    """Where a move, a support to move or a convoy goes (None for any other order)."""
+    if isinstance(checked, CheckedMove | CheckedConvoy | CheckedSupport):
+        return checked.dest
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,160 +200,177 @@ def _move_problem(
     return Illegal.because(Illegality.COAST_NEEDED, province.name), Location(dest), False
 
 
-def _judge(position: Position, index: int, given: Given, rules: RuleBook) -> Checked:
-    """Legality of one order, from the board alone."""
-    board = position.board
-    order = given.order
-    names = given.board or CODES  # the order's places are named by the map it was given on
+class _Judge:
+    """The legality of each order of a turn, from the board alone."""
 
-    def illegal(code: Illegality, *names: object, unit: Unit | None = None) -> Checked:
-        return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *names))
+    def __init__(self, position: Position, rules: RuleBook) -> None:
+        self.position = position
+        self.board = position.board
+        self.rules = rules
 
-    def find(place: Place) -> tuple[str | None, Unit | None]:
-        key = key_of(board, place)
-        return key, position.unit_in(key) if key is not None else None
+    def find(self, place: Place) -> tuple[str | None, Unit | None]:
+        """The key of a place, and the unit standing there."""
+        key = key_of(self.board, place)
+        return key, self.position.unit_in(key) if key is not None else None
 
-    if not isinstance(order, MOVEMENT_ORDERS):
-        unit = find(order.unit.place)[1] if hasattr(order, "unit") else None
-        return illegal(Illegality.NOT_A_MOVEMENT_ORDER, unit=unit)
-    key, unit = find(order.unit.place)
-    if unit is None:
-        return illegal(Illegality.NO_UNIT, order.unit.place.text(names))
-    if given.power is not None and given.power != unit.power:
-        return illegal(Illegality.FOREIGN_UNIT, _name(board, key), unit.power, unit=unit)
-    written = order.unit.place.coast
-    if (
-        rules.wrong_coast is WrongCoast.ILLEGAL
-        and written is not None
-        and written != unit.location.coast
-        and not isinstance(order, Move)
-    ):  # 4.B.5 (a); a move keeps the 6.B.11 reading below
-        return illegal(Illegality.NOT_ON_THAT_COAST, position.name(unit), written, unit=unit)
-    if isinstance(order, Hold):
-        return Checked(index, given, unit, Status.ACTIVE)
-    dest = key_of(board, order.dest) if not isinstance(order, SupportHold) else None
-    if dest is None and not isinstance(order, SupportHold):
-        return illegal(Illegality.NO_SUCH_BOARD, order.dest.text(names), unit=unit)
-    match order:
-        case Move(via_convoy=via):
-            if via and unit.type is UnitType.FLEET:
-                return illegal(Illegality.FLEET_CONVOYED, unit=unit)
-            coast = order.dest.coast
-            problem, settled, needs_convoy = _move_problem(
-                board, position, unit, dest, coast, rules=rules
+    def __call__(self, index: int, given: Given) -> Checked:
+        order = given.order
+        names = given.board or CODES  # the order's places are named by the map it was on
+
+        def illegal(code: Illegality, *named: object, unit: Unit | None = None) -> Checked:
+            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+
+        if not isinstance(order, MOVEMENT_ORDERS):
+            unit = self.find(order.unit.place)[1] if not isinstance(order, Waive) else None
+            return illegal(Illegality.NOT_A_MOVEMENT_ORDER, unit=unit)
+        key, unit = self.find(order.unit.place)
+        if key is None or unit is None:
+            return illegal(Illegality.NO_UNIT, order.unit.place.text(names))
+        if given.power is not None and given.power != unit.power:
+            return illegal(Illegality.FOREIGN_UNIT, _name(self.board, key), unit.power, unit=unit)
+        written = order.unit.place.coast
+        if (
+            self.rules.wrong_coast is WrongCoast.ILLEGAL
+            and written is not None
+            and written != unit.location.coast
+            and not isinstance(order, Move)
+        ):  # 4.B.5 (a); a move keeps the 6.B.11 reading
+            named = self.position.name(unit)
+            return illegal(Illegality.NOT_ON_THAT_COAST, named, written, unit=unit)
+        if isinstance(order, Hold):
+            return Checked(index, given, unit, Status.ACTIVE)
+        if isinstance(order, SupportHold):
+            return self.support(index, given, unit, order, None)
+        dest = key_of(self.board, order.dest)
+        if dest is None:
+            return illegal(Illegality.NO_SUCH_BOARD, order.dest.text(names), unit=unit)
+        if isinstance(order, Move):
+            return self.move(index, given, unit, order, dest)
+        if isinstance(order, SupportMove):
+            return self.support(index, given, unit, order, dest)
+        return self.convoy(index, given, unit, order, dest)
+
+    def move(self, index: int, given: Given, unit: Unit, order: Move, dest: str) -> Checked:
+        """A move: possible by land, by convoy, or (6.B.11) only from the written coast."""
+        board, position, rules = self.board, self.position, self.rules
+        if order.via_convoy and unit.type is UnitType.FLEET:
+            reason = Illegal.because(Illegality.FLEET_CONVOYED)
+            return Checked(index, given, unit, Status.ILLEGAL, reason)
+        problem, settled, needs_convoy = _move_problem(
+            board, position, unit, dest, order.dest.coast, rules=rules
+        )
+        written = order.unit.place.coast
+        if problem and unit.type is UnitType.FLEET and written not in (None, unit.location.coast):
+            # DATC 6.B.11: possible from the coast the player wrote, so not illegal (4.E.1
+            # is read restrictively), but the fleet cannot change coast: it fails.
+            ghost = Unit(Location(unit.province, written), unit.type, unit.power)
+            ghost_problem, from_there, _ = _move_problem(
+                board, position, ghost, dest, order.dest.coast, rules=rules
             )
-            if (
-                problem
-                and unit.type is UnitType.FLEET
-                and written not in (None, unit.location.coast)
-            ):
-                # DATC 6.B.11: possible from the coast the player wrote, so not illegal
-                # (4.E.1 is read restrictively), but the fleet cannot change coast: it fails.
-                ghost = Unit(Location(unit.province, written), unit.type, unit.power)
-                ghost_problem, settled, _ = _move_problem(
-                    board, position, ghost, dest, coast, rules=rules
+            if not ghost_problem and from_there is not None:
+                reason = Invalid.because(Invalidity.ON_OTHER_COAST, unit.location.coast)
+                return CheckedMove(
+                    index, given, unit, Status.ACTIVE, reason, dest=from_there, reachable=False
                 )
-                if not ghost_problem:
-                    return Checked(
-                        index,
-                        given,
-                        unit,
-                        Status.ACTIVE,
-                        Invalid.because(Invalidity.ON_OTHER_COAST, unit.location.coast),
-                        dest=settled,
-                        reachable=False,
-                    )
-            if problem:
-                return Checked(index, given, unit, Status.ILLEGAL, problem)
-            if (
-                via
-                and not needs_convoy
-                and not has_route(board, unit.province, dest, _fleets(position, board))
+        if problem or settled is None:
+            return Checked(index, given, unit, Status.ILLEGAL, problem)
+        if (
+            order.via_convoy
+            and not needs_convoy
+            and not has_route(board, unit.province, dest, _fleets(position, board))
+        ):
+            reason = Illegal.because(Illegality.NO_CONVOY_ROUTE, _name(board, dest))
+            return Checked(index, given, unit, Status.ILLEGAL, reason)
+        # in 1971 "via convoy" means nothing for an adjacent province
+        via = order.via_convoy and rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET
+        return CheckedMove(
+            index, given, unit, Status.ACTIVE, dest=settled, by_convoy=needs_convoy or via
+        )
+
+    def support(
+        self,
+        index: int,
+        given: Given,
+        unit: Unit,
+        order: SupportHold | SupportMove,
+        dest: str | None,
+    ) -> Checked:
+        """A support: of a unit there, into a province the supporter reaches, of a move
+        that is possible (4.B.4 decides a support that leaves the coast open)."""
+        board, position, rules = self.board, self.position, self.rules
+        names = given.board or CODES
+
+        def illegal(code: Illegality, *named: object) -> Checked:
+            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+
+        ref = order.supported
+        _, target = self.find(ref.place)
+        if target is None:
+            return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place.text(names))
+        if target is unit:
+            return illegal(Illegality.SUPPORTS_ITSELF)
+        if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
+            None,
+            target.location.coast,
+        ):  # 4.B.5 (a): the wrong coast of the supported unit
+            return illegal(Illegality.NOT_ON_THAT_COAST, position.name(target), ref.place.coast)
+        into = target.province if dest is None else dest
+        if not _can_reach(board, unit, into):
+            return illegal(Illegality.SUPPORT_OUT_OF_REACH, position.name(unit), _name(board, into))
+        if not isinstance(order, SupportMove) or dest is None:
+            return CheckedSupport(index, given, unit, Status.ACTIVE, target=target.province)
+        problem, _, _ = _move_problem(
+            board, position, target, dest, order.dest.coast, unit.province, rules
+        )
+        if problem is not None and problem.code is Illegality.COAST_NEEDED:  # 4.B.4
+            open_coast = rules.support_coast
+            if open_coast is SupportCoast.ANY or (
+                open_coast is SupportCoast.OWN_UNIT and target.power == unit.power
             ):
-                return illegal(Illegality.NO_CONVOY_ROUTE, _name(board, dest), unit=unit)
-            return Checked(
-                index,
-                given,
-                unit,
-                Status.ACTIVE,
-                dest=settled,
-                # in 1971 "via convoy" means nothing for an adjacent province
-                by_convoy=needs_convoy
-                or (via and rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET),
-            )
-        case SupportHold(supported=ref) | SupportMove(supported=ref):
-            _, target = find(ref.place)
-            if target is None:
-                return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place.text(names), unit=unit)
-            if target is unit:
-                return illegal(Illegality.SUPPORTS_ITSELF, unit=unit)
-            if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
-                None,
-                target.location.coast,
-            ):  # 4.B.5 (a): the wrong coast of the supported unit
-                supported = position.name(target)
-                return illegal(Illegality.NOT_ON_THAT_COAST, supported, ref.place.coast, unit=unit)
-            into = dest if isinstance(order, SupportMove) else target.province
-            if not _can_reach(board, unit, into):
-                return illegal(
-                    Illegality.SUPPORT_OUT_OF_REACH,
-                    position.name(unit),
-                    _name(board, into),
-                    unit=unit,
-                )
-            settled = None
-            if isinstance(order, SupportMove):
-                problem, settled, _ = _move_problem(
-                    board, position, target, dest, order.dest.coast, unit.province, rules
-                )
-                if problem is not None and problem.code is Illegality.COAST_NEEDED:  # 4.B.4
-                    open_coast = rules.support_coast
-                    if open_coast is SupportCoast.ANY or (
-                        open_coast is SupportCoast.OWN_UNIT and target.power == unit.power
-                    ):
-                        problem = None
-                if problem:
-                    return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem, unit=unit)
-                settled = Location(dest, order.dest.coast)
-            return Checked(index, given, unit, Status.ACTIVE, dest=settled, target=target.province)
-        case Convoy(army=ref):
-            if (
-                unit.type is not UnitType.FLEET
-                or board.province(unit.province).kind is not Kind.SEA
-            ):
-                return illegal(Illegality.CONVOY_NOT_AT_SEA, unit=unit)
-            _, army = find(ref.place)
-            if army is None or army.type is not UnitType.ARMY:
-                return illegal(Illegality.NOTHING_TO_CONVOY, ref.place.text(names), unit=unit)
-            if army.province == dest:
-                return illegal(Illegality.OWN_PROVINCE, unit=unit)
-            routes = minimal_routes(board, army.province, dest, _fleets(position, board))
-            if not any(unit.province in route for route in routes):
-                origin, goal = _name(board, army.province), _name(board, dest)
-                return illegal(Illegality.OFF_ROUTE, position.name(unit), origin, goal, unit=unit)
-            return Checked(
-                index, given, unit, Status.ACTIVE, dest=Location(dest), target=army.province
-            )
-    raise AssertionError(order)
+                problem = None
+        if problem:
+            return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
+        settled = Location(dest, order.dest.coast)
+        return CheckedSupport(
+            index, given, unit, Status.ACTIVE, target=target.province, dest=settled
+        )
+
+    def convoy(self, index: int, given: Given, unit: Unit, order: Convoy, dest: str) -> Checked:
+        """A convoy: by a fleet at sea, of an army, on some minimal route (4.E.1)."""
+        board, position = self.board, self.position
+        names = given.board or CODES
+
+        def illegal(code: Illegality, *named: object) -> Checked:
+            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+
+        if unit.type is not UnitType.FLEET or board.province(unit.province).kind is not Kind.SEA:
+            return illegal(Illegality.CONVOY_NOT_AT_SEA)
+        _, army = self.find(order.army.place)
+        if army is None or army.type is not UnitType.ARMY:
+            return illegal(Illegality.NOTHING_TO_CONVOY, order.army.place.text(names))
+        if army.province == dest:
+            return illegal(Illegality.OWN_PROVINCE)
+        routes = minimal_routes(board, army.province, dest, _fleets(position, board))
+        if not any(unit.province in route for route in routes):
+            origin, goal = _name(board, army.province), _name(board, dest)
+            return illegal(Illegality.OFF_ROUTE, position.name(unit), origin, goal)
+        return CheckedConvoy(
+            index, given, unit, Status.ACTIVE, target=army.province, dest=Location(dest)
+        )
 
 
 def _matches_move(checked: Checked | None, province: str, coast: str | None = None) -> bool:
-    if checked is None or not isinstance(checked.order, Move) or checked.dest is None:
-        return False
-    if checked.dest.province != province:
+    """Is the order a move to the province (and, if given, the coast)?"""
+    if not isinstance(checked, CheckedMove) or checked.dest.province != province:
         return False
     return coast is None or checked.dest.coast in (None, coast)
 
 
-def _convoy_index(orders: dict[str, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
+def _convoy_index(orders: Mapping[str, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
     """Fleets with a legal convoy order, by (army's province, destination)."""
     index: dict[tuple[str, str], list[Unit]] = {}
     for checked in orders.values():
-        if (
-            checked is not None
-            and checked.status is not Status.ILLEGAL
-            and isinstance(checked.order, Convoy)
-        ):
+        if isinstance(checked, CheckedConvoy) and checked.unit is not None:
             index.setdefault((checked.target, checked.dest.province), []).append(checked.unit)
     return index
 
@@ -333,62 +381,12 @@ def analyse(
     rules: RuleBook = DATC_2025,
 ) -> Turn:
     """Judge every order of a movement turn and settle each unit's order in force."""
-    board = position.board
-    judged = [_judge(position, i, g, rules) for i, g in enumerate(givens)]
-    # each unit's order in force, by the unit's province (cheaper keys than the units)
-    in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
-    several: list[Unit] = []
-    for i, checked in enumerate(judged):
-        if checked.status is Status.ILLEGAL or checked.unit is None:
-            continue
-        if in_force[checked.unit.province] is not None:  # DATC 4.D.3: the first counts
-            judged[i] = replace(
-                checked,
-                status=Status.ILLEGAL,
-                reason=Illegal.because(Illegality.SECOND_ORDER, position.name(checked.unit)),
-            )
-            if checked.unit not in several:
-                several.append(checked.unit)
-            continue
-        in_force[checked.unit.province] = checked
-    if rules.several_orders is SeveralOrders.NONE:
-        for unit in several:
-            first = in_force[unit.province]
-            judged[first.index] = replace(
-                first,
-                status=Status.ILLEGAL,
-                reason=Illegal.because(Illegality.SEVERAL_ORDERS, position.name(unit)),
-            )
-            in_force[unit.province] = None
-
+    judge = _Judge(position, rules)
+    judged = [judge(i, g) for i, g in enumerate(givens)]
+    in_force = _in_force(position, judged, rules)
     convoys = _convoy_index(in_force)
-    # 4.A.3: an army moving to an adjacent province goes by convoy when its order says "via
-    # convoy", and (2025) when its own power orders a fleet to convoy it, or (1971) when any
-    # fleet does; then there is no land route to fall back on.
-    if rules.convoy_to_adjacent is not ConvoyToAdjacent.VIA_ONLY:
-        own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
-        for p, checked in in_force.items():
-            if checked is None or not isinstance(checked.order, Move) or checked.by_convoy:
-                continue
-            unit = checked.unit
-            fleets = convoys.get((p, checked.dest.province), [])
-            if unit.type is not UnitType.ARMY or not fleets:
-                continue
-            if own_only and any(f.power == unit.power for f in fleets):
-                in_force[p] = replace(checked, by_convoy=True)
-            elif not own_only and _swaps(in_force, p, checked):
-                # 1971, as the DATC recommends: the convoy is used when the unit at the
-                # destination moves the opposite way and the convoy is not disrupted;
-                # otherwise the army goes over land (decided in the model)
-                in_force[p] = replace(checked, fallback=True)
-
-    # Validity: does each order fit the orders it refers to?
-    for p, checked in list(in_force.items()):
-        if checked is None:
-            continue
-        reason = _invalid_reason(board, position, in_force, convoys, checked.unit, checked)
-        if reason:
-            in_force[p] = replace(checked, status=Status.INVALID, reason=reason)
+    _by_convoy(in_force, convoys, rules)
+    _validity(position, in_force, convoys)
     for checked in in_force.values():
         if checked is not None:
             judged[checked.index] = checked
@@ -396,61 +394,142 @@ def analyse(
     return Turn(position, tuple(judged), orders, rules)
 
 
-def _swaps(in_force: dict[str, Checked | None], province: str, checked: Checked) -> bool:
+def _in_force(
+    position: Position, judged: list[Checked], rules: RuleBook
+) -> dict[str, Checked | None]:
+    """Each unit's order in force, by the unit's province: the first legal one (DATC
+    4.D.3); later ones become illegal in `judged`, and under `several_orders = none` the
+    first too."""
+    in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
+    several: list[Unit] = []
+    for i, checked in enumerate(judged):
+        if checked.status is Status.ILLEGAL or checked.unit is None:
+            continue
+        if in_force[checked.unit.province] is not None:
+            named = position.name(checked.unit)
+            reason = Illegal.because(Illegality.SECOND_ORDER, named)
+            judged[i] = replace(checked, status=Status.ILLEGAL, reason=reason)
+            if checked.unit not in several:
+                several.append(checked.unit)
+            continue
+        in_force[checked.unit.province] = checked
+    if rules.several_orders is SeveralOrders.NONE:
+        for unit in several:
+            first = in_force[unit.province]
+            assert first is not None
+            reason = Illegal.because(Illegality.SEVERAL_ORDERS, position.name(unit))
+            judged[first.index] = replace(first, status=Status.ILLEGAL, reason=reason)
+            in_force[unit.province] = None
+    return in_force
+
+
+def _by_convoy(
+    in_force: dict[str, Checked | None],
+    convoys: Mapping[tuple[str, str], list[Unit]],
+    rules: RuleBook,
+) -> None:
+    """DATC 4.A.3: an army moving to an adjacent province goes by convoy when its order says
+    "via convoy", and (2025) when its own power orders a fleet to convoy it, or (1971) when
+    any fleet does; then there is no land route to fall back on."""
+    if rules.convoy_to_adjacent is ConvoyToAdjacent.VIA_ONLY:
+        return
+    own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
+    for p, checked in in_force.items():
+        if not isinstance(checked, CheckedMove) or checked.by_convoy or checked.unit is None:
+            continue
+        unit = checked.unit
+        fleets = convoys.get((p, checked.dest.province), [])
+        if unit.type is not UnitType.ARMY or not fleets:
+            continue
+        if own_only and any(f.power == unit.power for f in fleets):
+            in_force[p] = replace(checked, by_convoy=True)
+        elif not own_only and _swaps(in_force, p, checked):
+            # 1971, as the DATC recommends: the convoy is used when the unit at the
+            # destination moves the opposite way and the convoy is not disrupted; otherwise
+            # the army goes over land (decided in the model)
+            in_force[p] = replace(checked, fallback=True)
+
+
+def _validity(
+    position: Position,
+    in_force: dict[str, Checked | None],
+    convoys: Mapping[tuple[str, str], list[Unit]],
+) -> None:
+    """Does each order fit the orders it refers to?  Those that do not become invalid."""
+    for p, checked in list(in_force.items()):
+        if checked is None or checked.unit is None:
+            continue
+        reason = _invalid_reason(position, in_force, convoys, checked.unit, checked)
+        if reason:
+            in_force[p] = replace(checked, status=Status.INVALID, reason=reason)
+
+
+def _swaps(in_force: Mapping[str, Checked | None], province: str, checked: CheckedMove) -> bool:
     order = in_force.get(checked.dest.province)
-    return (
-        order is not None
-        and isinstance(order.order, Move)
-        and order.dest is not None
-        and order.dest.province == province
-    )
+    return isinstance(order, CheckedMove) and order.dest.province == province
 
 
 def _invalid_reason(
-    board: BoardView,
     position: Position,
-    in_force: dict[str, Checked | None],
-    convoys: dict[tuple[str, str], list[Unit]],
+    in_force: Mapping[str, Checked | None],
+    convoys: Mapping[tuple[str, str], list[Unit]],
     unit: Unit,
     checked: Checked,
 ) -> Invalid | None:
-    order = checked.order
-    match order:
-        case Move() if checked.by_convoy:
+    """Why an order in force does not fit the others (None if it does)."""
+    names = checked.given.board or CODES
+    match checked:
+        case CheckedMove(by_convoy=True, dest=dest):
             fleets = frozenset(
                 f.province
-                for f in convoys.get((unit.province, checked.dest.province), [])
+                for f in convoys.get((unit.province, dest.province), [])
                 if _convoy_matches(in_force, f)
             )
-            if not has_route(board, unit.province, checked.dest.province, fleets):
+            if not has_route(position.board, unit.province, dest.province, fleets):
                 return Invalid.because(Invalidity.NO_CONVOY_ORDERED)
-        case SupportHold():
-            target_order = in_force.get(checked.target)
-            if target_order is not None and isinstance(target_order.order, Move):
-                return Invalid.because(Invalidity.SUPPORTED_UNIT_MOVES, _at(position, checked))
-        case SupportMove():
-            if not _matches_move(
-                in_force.get(checked.target), checked.dest.province, checked.dest.coast
-            ):
-                dest = order.dest.text(checked.given.board or CODES)
-                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, checked), dest)
-        case Convoy():
-            if not _matches_move(in_force.get(checked.target), checked.dest.province):
-                dest = order.dest.text(checked.given.board or CODES)
-                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, checked), dest)
+        case CheckedSupport(dest=None, target=target):
+            if isinstance(in_force.get(target), CheckedMove):
+                return Invalid.because(Invalidity.SUPPORTED_UNIT_MOVES, _at(position, target))
+        case CheckedSupport(dest=Location() as dest, target=target):
+            if not _matches_move(in_force.get(target), dest.province, dest.coast):
+                written = _written_dest(checked).text(names)
+                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, target), written)
+        case CheckedConvoy(dest=dest, target=target):
+            if not _matches_move(in_force.get(target), dest.province):
+                written = _written_dest(checked).text(names)
+                return Invalid.because(Invalidity.NOT_ORDERED_SO, _at(position, target), written)
     return None
 
 
-def _at(position: Position, checked: Checked) -> str:
-    """The supported or convoyed unit, named."""
-    unit = position.unit_in(checked.target)
+def _written_dest(checked: Checked) -> Place:
+    """The destination as the order writes it."""
+    order = checked.order
+    assert isinstance(order, SupportMove | Convoy)
+    return order.dest
+
+
+def _at(position: Position, province: str) -> str:
+    """The unit in a province, named."""
+    unit = position.unit_in(province)
     assert unit is not None
     return position.name(unit)
 
 
-def _convoy_matches(in_force: dict[str, Checked | None], fleet: Unit) -> bool:
+def _convoy_matches(in_force: Mapping[str, Checked | None], fleet: Unit) -> bool:
     checked = in_force[fleet.province]
+    assert isinstance(checked, CheckedConvoy)
     return _matches_move(in_force.get(checked.target), checked.dest.province)
 
 
-__all__ = ["Checked", "Status", "Turn", "analyse", "key_of", "seas_touching"]
+__all__ = [
+    "Checked",
+    "CheckedConvoy",
+    "CheckedMove",
+    "CheckedSupport",
+    "Status",
+    "Turn",
+    "analyse",
+    "destination",
+    "key_of",
+    "seas_touching",
+]

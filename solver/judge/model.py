@@ -32,10 +32,10 @@ from ..values.decisions import (
     Decision,
     DecisionKind,
 )
-from ..values.orders import Convoy, Move, SupportHold, SupportMove
+from ..values.orders import Move, SupportMove
 from ..values.position import Unit
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
-from .legality import Checked, Status, Turn
+from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .routes import minimal_routes
 
 
@@ -57,12 +57,12 @@ class Structure:
     turn: Turn
     unit_at: Mapping[str, Unit]
     order_of: Mapping[str, Checked | None]  # province -> order in force
-    moves: Mapping[str, Checked]  # province -> active move
+    moves: Mapping[str, CheckedMove]  # province -> active move
     attackers: Mapping[str, tuple[str, ...]]  # province -> provinces of active moves into it
     move_supports: Mapping[str, tuple[str, ...]]  # mover -> active supporters of its move
     hold_supports: Mapping[str, tuple[str, ...]]  # unit -> active hold supporters
-    supports: Mapping[str, Checked]  # supporter -> active support order
-    convoys: Mapping[str, Checked]  # fleet -> active convoy order
+    supports: Mapping[str, CheckedSupport]  # supporter -> active support order
+    convoys: Mapping[str, CheckedConvoy]  # fleet -> active convoy order
     routes: Mapping[str, tuple[tuple[str, ...], ...]]  # convoyed mover -> routes of active fleets
     opposing: Mapping[str, str]  # mover -> the mover it meets head to head
     origin: Mapping[str, str]  # mover -> where its attack comes from (4.A.4)
@@ -101,69 +101,33 @@ class Structure:
 
     @classmethod
     def of(cls, turn: Turn) -> Structure:
+        """The structure of a judged turn."""
         unit_at = {u.province: u for u, _ in turn.orders}
         order_of = {u.province: c for u, c in turn.orders}
         active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
-        moves = {p: c for p, c in active.items() if isinstance(c.order, Move)}
+        moves = {p: c for p, c in active.items() if isinstance(c, CheckedMove)}
+        supports = {p: c for p, c in active.items() if isinstance(c, CheckedSupport)}
+        convoys = {p: c for p, c in active.items() if isinstance(c, CheckedConvoy)}
         attackers: dict[str, list[str]] = defaultdict(list)
         for p, c in moves.items():
             attackers[c.dest.province].append(p)
-        supports = {
-            p: c for p, c in active.items() if isinstance(c.order, SupportHold | SupportMove)
-        }
         move_supports: dict[str, list[str]] = defaultdict(list)
         hold_supports: dict[str, list[str]] = defaultdict(list)
-        for p, c in supports.items():
-            kind = move_supports if isinstance(c.order, SupportMove) else hold_supports
-            kind[c.target].append(p)
-        convoys = {p: c for p, c in active.items() if isinstance(c.order, Convoy)}
-        convoying: dict[tuple[str, str], set[str]] = defaultdict(set)
-        for f, cv in convoys.items():
-            convoying[(cv.target, cv.dest.province)].add(f)
-        routes = {}
-        for p, c in moves.items():
-            if c.by_convoy or c.fallback:
-                fleets = frozenset(convoying.get((p, c.dest.province), ()))
-                routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
-        fallback = frozenset(p for p, c in moves.items() if c.fallback and routes.get(p))
-        routes = {p: r for p, r in routes.items() if r or not moves[p].fallback}
-        origin = {p: p for p in moves}
-        if turn.rules.brannan:  # the attack comes from the last convoying fleet
-            for p, found in routes.items():
-                if p in fallback:
-                    continue
-                lasts = {route[-1] for route in found}
-                if len(lasts) == 1:
-                    origin[p] = lasts.pop()
-        opposing = {}
-        returning = {}
-        heading: dict[str, list[str]] = defaultdict(list)  # destination -> movers
-        for q, other in moves.items():
-            heading[other.dest.province].append(q)
-        for p, c in moves.items():
-            for q in heading.get(origin[p], ()):
-                other = moves[q]
-                if q == p or c.dest.province != origin[q]:
-                    continue
-                if origin[p] != p or origin[q] != q or not (c.by_convoy or other.by_convoy):
-                    opposing[p] = q
-            q = c.dest.province
-            if q in moves and moves[q].dest.province == p:
-                returning[p] = q
-
+        for p, sc in supports.items():
+            (hold_supports if sc.dest is None else move_supports)[sc.target].append(p)
+        routes, fallback = convoy_routes(turn, moves, convoys)
+        origin = attack_origins(turn.rules, moves, routes, fallback)
+        opposing, returning = head_to_head(moves, origin)
         names = {p: u.text(turn.board) for p, u in unit_at.items()}
-
-        def freeze(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
-            return {k: tuple(v) for k, v in table.items()}
-
+        text = {p: c.given.order_text if c is not None else names[p] for p, c in order_of.items()}
         return cls(
             turn,
             unit_at,
             order_of,
             moves,
-            freeze(attackers),
-            freeze(move_supports),
-            freeze(hold_supports),
+            _frozen(attackers),
+            _frozen(move_supports),
+            _frozen(hold_supports),
             supports,
             convoys,
             routes,
@@ -171,7 +135,7 @@ class Structure:
             origin,
             returning,
             fallback,
-            {p: c.given.order_text if c is not None else names[p] for p, c in order_of.items()},
+            text,
             names,
         )
 
@@ -198,6 +162,70 @@ class Structure:
         if kind is DISLODGED:
             return f"dislodged[{self.names[province]}]"
         return f"{kind}[{self.text[province]}]"
+
+
+def _frozen(table: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def convoy_routes(
+    turn: Turn, moves: Mapping[str, CheckedMove], convoys: Mapping[str, CheckedConvoy]
+) -> tuple[dict[str, tuple[tuple[str, ...], ...]], frozenset[str]]:
+    """The minimal routes of each convoyed move through the fleets ordered to convoy it,
+    and the 1971 fallback moves that have one (by sea if the convoy works, else by land;
+    one without a route is a plain move over land)."""
+    convoying: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for f, cv in convoys.items():
+        convoying[(cv.target, cv.dest.province)].add(f)
+    routes = {}
+    for p, c in moves.items():
+        if c.by_convoy or c.fallback:
+            fleets = frozenset(convoying.get((p, c.dest.province), ()))
+            routes[p] = tuple(minimal_routes(turn.board, p, c.dest.province, fleets))
+    fallback = frozenset(p for p, c in moves.items() if c.fallback and routes.get(p))
+    return {p: r for p, r in routes.items() if r or not moves[p].fallback}, fallback
+
+
+def attack_origins(
+    rules: RuleBook,
+    moves: Mapping[str, CheckedMove],
+    routes: Mapping[str, tuple[tuple[str, ...], ...]],
+    fallback: frozenset[str],
+) -> dict[str, str]:
+    """Where each attack comes from: the mover's province, or (DATC 4.A.4, the Brannan
+    rule) the last fleet of a convoy whose every route ends there."""
+    origin = {p: p for p in moves}
+    if rules.brannan:
+        for p, found in routes.items():
+            if p in fallback:
+                continue
+            lasts = {route[-1] for route in found}
+            if len(lasts) == 1:
+                origin[p] = lasts.pop()
+    return origin
+
+
+def head_to_head(
+    moves: Mapping[str, CheckedMove], origin: Mapping[str, str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Each move's opponent in a head-to-head battle (two units swapping over land, or from
+    their attack origins, not by convoy), and the move coming the other way by any route."""
+    opposing = {}
+    returning = {}
+    heading: dict[str, list[str]] = defaultdict(list)  # destination -> movers
+    for q, other in moves.items():
+        heading[other.dest.province].append(q)
+    for p, c in moves.items():
+        for q in heading.get(origin[p], ()):
+            other = moves[q]
+            if q == p or c.dest.province != origin[q]:
+                continue
+            if origin[p] != p or origin[q] != q or not (c.by_convoy or other.by_convoy):
+                opposing[p] = q
+        q = c.dest.province
+        if q in moves and moves[q].dest.province == p:
+            returning[p] = q
+    return opposing, returning
 
 
 @dataclass

@@ -22,7 +22,7 @@ from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
 from ..judge.fallback import settle
-from ..judge.legality import Turn, analyse
+from ..judge.legality import CheckedMove, Turn, analyse, destination
 from ..judge.model import Structure
 from ..judge.resolution import resolve
 from ..judge.solve import SolverConfig
@@ -33,7 +33,6 @@ from ..values.orders import (
     Convoy,
     Disband,
     Given,
-    Move,
     Retreat,
     Waive,
 )
@@ -333,9 +332,10 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
     """Decisions of orders that move into, support into or convoy to a touched board."""
     free: set[Decision] = set()
     for unit, checked in turn.orders:
-        if checked is None or checked.dest is None:
+        dest = destination(checked) if checked is not None else None
+        if dest is None:
             continue
-        if parts(checked.dest.province)[1] in touched:
+        if parts(dest.province)[1] in touched:
             for kind in (MOVE, PATH, SUPPORT, CONVOY):
                 free.add((kind, unit.province))
     return free
@@ -349,7 +349,7 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]):
     units: dict[BoardKey, list[Unit]] = {}
     moved_in = {}
     for unit, checked in turn.orders:
-        if resolution.values.get((MOVE, unit.province), False):
+        if isinstance(checked, CheckedMove) and resolution.values.get((MOVE, unit.province)):
             moved_in[unit.province] = checked.dest
     for unit in turn.position.units:
         if resolution.values.get((DISLODGED, unit.province), False):
@@ -391,8 +391,9 @@ def _records(
     mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
     for i, checked in enumerate(turn.checked[:count]):
         boards = {_board_of(checked.given.order.unit.place)}
-        if checked.dest is not None:
-            boards.add(parts(checked.dest.province)[1])
+        dest = destination(checked)
+        if dest is not None:
+            boards.add(parts(dest.province)[1])
         for key in boards & heads:
             mine[key].append(i)
     decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
@@ -416,8 +417,7 @@ def _changed(
     """Did a move into this past board, or a dislodgement on it, come out differently?"""
     watched: list[Decision] = []
     for unit, checked in turn.orders:
-        moves = checked is not None and isinstance(checked.order, Move)
-        if moves and parts(checked.dest.province)[1] == key:
+        if isinstance(checked, CheckedMove) and parts(checked.dest.province)[1] == key:
             watched.append((MOVE, unit.province))
         if parts(unit.province)[1] == key:
             watched.append((DISLODGED, unit.province))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import networkx as nx
 
 from ...judge.fallback import dependency_graph
-from ...judge.legality import Checked, Status, analyse
+from ...judge.legality import Checked, Status, analyse, destination
 from ...judge.model import Structure, build
 from ...values.decisions import Decision
 from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
@@ -68,7 +68,8 @@ def classify(
     for unit, checked in turn.orders:
         if checked is None or checked.status is Status.ACTIVE:
             continue
-        dest = checked.dest.province if checked.dest is not None else None
+        going = destination(checked)
+        dest = going.province if going is not None else None
         if unit.province in touched or dest in touched:
             kind = type(checked.order).__name__
             name = "move" if kind == "Move" else "support" if "Support" in kind else "convoy"
