@@ -299,7 +299,7 @@ def render_picture(
 
 def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool):
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
-    from .render.board import Scene, board_svg
+    from .render.board import board_svg
     from .tools.scenes import pending_scene, played_scene
 
     if _is_saved_game(file) and _is_recorded_game(file):
@@ -337,16 +337,9 @@ def _picture(file: str, case: str | None, step: str | None, rules: str | None, w
     number = _step_number(file, step, [])
     if number is not None and number > blocks:
         raise fail(f"{file}: --step {step}: case {chosen.id} has {blocks} phase block(s)")
-    if chosen.multiverse:
-        from .tools.scenes import multiverse_case_svg
+    from .tools.scenes import case_svg
 
-        return multiverse_case_svg(chosen, book, number)
-    from .tools.scenes import case_scenes
-
-    scenes = case_scenes(chosen, book)
-    if not scenes:
-        return board_svg(Scene(chosen.position, title=f"{chosen.id} {chosen.title}"), whole)
-    return board_svg(scenes[(number or blocks) - 1], whole)
+    return case_svg(chosen, book, number, whole)
 
 
 def _step_number(file: str, step: str | None, phases: list[str]) -> int | None:
@@ -523,14 +516,10 @@ def game_order(
 ) -> None:
     """Submit orders for the current phase; each order with a problem is reported and left
     out, the others are kept (exit status 1 when some were left out)."""
-    from .formats.savegame import SavedMultiverse, load_any, save, submit, submit_multiverse
+    from .formats.savegame import load_any, save
 
     try:
-        game = load_any(file)
-        if isinstance(game, SavedMultiverse):
-            game, problems = submit_multiverse(game, orders)
-        else:
-            game, problems = submit(game, orders)
+        game, problems = load_any(file).submit(orders)
         save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
@@ -546,97 +535,30 @@ def game_order(
 @game_app.command("adjudicate")
 def game_adjudicate(file: GameFile) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
-    from .formats.savegame import SavedMultiverse, adjudicate_game, load_any, save
+    from .formats.savegame import load_any, save
 
     try:
-        game = load_any(file)
-        if isinstance(game, SavedMultiverse):
-            return _multiverse_adjudicate(file, game)
-        game = adjudicate_game(game)
+        game, lines = load_any(file).adjudicated()
         save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
-    past = game.history[-1]
-    out.print(f"{past.position.phase}:", markup=False)
-    for r in past.outcomes:
-        reason = f" ({r.reason})" if r.reason else ""
-        out.print(f"  {r.order}: {r.result}{reason}", markup=False)
-    out.print(f"now {game.position.phase}", markup=False)
+    for line in lines:
+        out.print(line, markup=False)
 
 
 @game_app.command("show")
 def game_show(file: GameFile) -> None:
     """Print the phase, the units, the centres and the orders submitted so far."""
-    from .formats.savegame import SavedMultiverse, load_any
+    from .formats.savegame import load_any
 
     try:
         game = load_any(file)
     except DipsatError as error:
         raise fail(str(error)) from error
-    if isinstance(game, SavedMultiverse):
-        return _multiverse_show(game)
-    position = game.position
-    out.print(f"{position.phase} (rules {game.rules.name}, phases played: {len(game.history)})")
-    _print_position(position)
-    for given in game.orders:
-        out.print(f"order: {given}", markup=False)
-
-
-def _print_position(position, indent: str = "") -> None:
-    """Each power's units and centres, then the dislodged units."""
-    for power in sorted({u.power for u in position.units} | {p for _, p in position.centres}):
-        units = ", ".join(position.name(u) for u in position.units if u.power == power)
-        centres = sorted(c.upper() for c, p in position.centres if p == power)
-        line = f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}"
-        out.print(indent + line, markup=False)
-    for d in position.dislodged:
-        origin = f" (from {d.attacker_from})" if d.attacker_from else ""
-        unit = position.name(d.unit)
-        out.print(f"{indent}dislodged: {d.unit.power} {unit}{origin}", markup=False)
-
-
-def _multiverse_adjudicate(file: str, game) -> None:
-    from .formats.savegame import SavedMultiverse, save
-    from .multiverse.step import step
-    from .values.orders import timeline_name
-
-    done = step(game.multiverse, game.orders, game.rules)
-    save(SavedMultiverse(game.rules, done.after, ()), file)
-    for o in done.outcomes:
-        reason = f" ({o.reason})" if o.reason else ""
-        out.print(f"  {o.given}: {o.label}{reason}", markup=False)
-    for fork in done.forks:
-        source = f"{timeline_name(fork.source[0])}@{fork.source[1]}"
-        out.print(f"timeline {timeline_name(fork.timeline)} forks from {source}", markup=False)
-    _print_heads(done.after)
-
-
-def _print_heads(mv) -> None:
-    from .values.orders import timeline_name
-
-    for timeline, head in sorted(mv.heads().items()):
-        out.print(
-            f"head {timeline_name(timeline)}@{head.turn}: {head.position.phase}", markup=False
-        )
-
-
-def _multiverse_show(game) -> None:
-    from .values.orders import timeline_name
-
-    mv = game.multiverse
-    out.print(
-        f"multiverse (rules {game.rules.name}): {len(mv.origins)} timeline(s), "
-        f"{len(mv.boards)} board(s)",
-        markup=False,
-    )
-    for timeline, head in sorted(mv.heads().items()):
-        name = f"{timeline_name(timeline)}@{head.turn}"
-        out.print(f"head {name}: {head.position.phase}", markup=False)
-        _print_position(head.position, "  ")
-    for given in game.orders:
-        out.print(f"order: {given}", markup=False)
+    for line in game.lines():
+        out.print(line, markup=False)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from conftest import all_cases, under_hash_seeds
 from solver.formats.rulebooks import rule_book
 from solver.render.multiverse import grid_element, step_drawing
 from solver.render.svg import to_text
-from solver.tools.scenes import case_steps, multiverse_case_svg
+from solver.tools.scenes import case_steps, case_svg
 from solver.values.orders import timeline_name
 from solver.values.rules import DATC_2025
 from topology import standard
@@ -84,7 +84,7 @@ def test_every_step_is_drawn(case):
 
 def test_orders_across_boards_are_drawn_between_them():
     case = next(c for c in MULTIVERSE if c.id == "3.A.2")
-    root = ET.fromstring(multiverse_case_svg(case, rule_book(case.edition)))
+    root = ET.fromstring(case_svg(case, rule_book(case.edition)))
     across = [g for g in root.iter(f"{NS}g") if {"orders", "across"} <= classes(g)]
     (layer,) = across
     (support,) = list(layer)
@@ -97,12 +97,12 @@ def test_orders_across_boards_are_drawn_between_them():
 def test_the_grid_is_the_same_under_any_hash_seed():
     script = (
         "from conftest import all_cases\n"
-        "from solver.tools.scenes import multiverse_case_svg\n"
+        "from solver.tools.scenes import case_svg\n"
         "from solver.formats.rulebooks import rule_book\n"
         "import sys\n"
         "for c in all_cases():\n"
         "    if c.multiverse:\n"
-        "        sys.stdout.write(multiverse_case_svg(c, rule_book(c.edition)))\n"
+        "        sys.stdout.write(case_svg(c, rule_book(c.edition)))\n"
     )
     first, second = under_hash_seeds(
         f"import sys; sys.path.insert(0, 'tests')\n{script}", "0", "4242"

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from topology import AmbiguousNameError, Location, UnknownNameError, standard
 
+from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, OrderSyntaxError
-from ..multiverse.state import on_board
+from ..multiverse.state import Multiverse, on_board
 from ..values.notation import parse_given
 from ..values.orders import Given, Hold, Waive, apply_board_defaults
 from ..values.position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
@@ -90,6 +91,10 @@ class Case:
 
     def __repr__(self) -> str:
         return f"<Case {self.id}: {self.title}>"
+
+    def game(self) -> Game:
+        """The game the case plays, from its position: a multiverse, or one board."""
+        return Multiverse.start(self.position) if self.multiverse else OneBoard(self.position)
 
     @property
     def edition(self) -> str:

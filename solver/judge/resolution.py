@@ -33,6 +33,17 @@ the dislodged units and the standoff provinces (`solver.values.calendar.after_mo
 a game; the multiverse splits the joint board itself)."""
 
 
+def as_it_stands(
+    before: Position,
+    units: tuple[Unit, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    standoffs: frozenset[str],
+) -> Position:
+    """The board right after the movement, its phase unchanged: what follows is the
+    caller's business (a multiverse splits its joint board; the explorer needs nothing)."""
+    return Position(before.phase, units, (), dislodged, standoffs, board=before.board)
+
+
 class _Decided:
     """The settled value of each decision, read as the outcomes need it."""
 

@@ -29,7 +29,7 @@ from ..values.orders import (
     timeline_name,
 )
 from ..values.outcomes import Outcome
-from ..values.position import Phase, PhaseKind, Position, Season
+from ..values.position import Phase, PhaseKind, Position, Season, Unit
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook, Victory, named_rules
 
@@ -197,6 +197,40 @@ class Multiverse:
         givens = [self.read(o) if isinstance(o, str) else o for o in orders]
         return step(self, givens, named_rules(rules))
 
+    @property
+    def phase(self) -> None:
+        """A step plays whatever phase each head owes."""
+        return None
+
+    @property
+    def names(self) -> SpotNames:
+        return SpotNames(self.map)
+
+    def standing(self) -> tuple[Unit, ...]:
+        """The units on the head boards, each on its board's `Spot`."""
+        heads = self.heads().values()
+        return tuple(
+            sorted(
+                Unit(on_board(u.location, h.key), u.type, u.power)
+                for h in heads
+                for u in h.position.units
+            )
+        )
+
+    def awaiting(self) -> tuple[Unit, ...]:
+        """The units owing a retreat on the head boards, each on its board's `Spot`."""
+        heads = self.heads().values()
+        return tuple(
+            sorted(
+                Unit(on_board(d.unit.location, h.key), d.unit.type, d.unit.power)
+                for h in heads
+                for d in h.position.dislodged
+            )
+        )
+
+    def board_names(self) -> tuple[str, ...]:
+        return tuple(sorted(b.name for b in self.boards))
+
     def __str__(self) -> str:
         heads = {b.key for b in self.heads().values()}
         lines = [f"multiverse: {len(self.origins)} timeline(s), {len(self.boards)} board(s)"]
@@ -230,6 +264,19 @@ class MultiverseStep:
     forks: tuple[Fork, ...]
     after: Multiverse
     resolution: Resolution | None = None
+
+    @property
+    def movement(self) -> Resolution | None:
+        """The joint movement of the step, if the heads moved."""
+        return self.resolution
+
+    @property
+    def civil_disorder(self) -> None:
+        """Adjustments on the boards are not reported step by step."""
+        return None
+
+    def label(self, number: int) -> str:
+        return f"step {number}"
 
     def __str__(self) -> str:
         lines = [f"{o}" for o in self.outcomes]

@@ -24,7 +24,7 @@ from ..errors import DipsatError
 from ..judge.fallback import settle
 from ..judge.legality import CheckedMove, Turn, analyse, destination
 from ..judge.model import Structure
-from ..judge.resolution import resolve
+from ..judge.resolution import as_it_stands, resolve
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
@@ -202,7 +202,7 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
         if not spilled:
             break
         past |= spilled
-    resolution = resolve(turn, structure, settled, after_joint_movement)
+    resolution = resolve(turn, structure, settled, as_it_stands)
 
     index = {g: i for i, g in enumerate(every)}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -296,16 +296,6 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
     free = _acting_on(turn, touched)
     fixed = {d: v for d, v in fixed.items() if d not in free}
     return turn, structure, settle(structure, config, fixed), history, context, every
-
-
-def after_joint_movement(
-    before: Position,
-    units: tuple[Unit, ...],
-    dislodged: tuple[DislodgedUnit, ...],
-    standoffs: frozenset[str],
-) -> Position:
-    """The joint board after the movement, as it stands: `step` splits it by board."""
-    return Position(before.phase, units, (), dislodged, standoffs, board=before.board)
 
 
 def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):

@@ -4,38 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cycle.game import advance
 from ..formats.cases import Case
-from ..multiverse.state import Multiverse
-from ..multiverse.step import step
-from ..values.resolution import AdjustmentResolution, Resolution
 from ..values.rules import RuleBook
 
 
 def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
     """Every order's outcome label under a rule book (and civil disorder, and whether a
-    paradox is left unresolved), keyed by phase and order."""
+    paradox is left unresolved), keyed by phase (or step) and order."""
     found: dict[str, str] = {}
-    if case.multiverse:
-        mv = Multiverse.start(case.position)
-        for number, block in enumerate(case.blocks, start=1):
-            done = step(mv, [o.given for o in block.orders], rules)
-            for o in done.outcomes:
-                found[f"step {number}: {o.given}"] = o.label
-            mv = done.after
-        return found
-    position = case.position
-    for block in case.blocks:
-        done = advance(position, [o.given for o in block.orders], rules)
+    game = case.game()
+    for number, block in enumerate(case.blocks, start=1):
+        done = game.step([o.given for o in block.orders], rules)
+        label = done.label(number)
         for o in done.outcomes:
-            found[f"{position.phase}: {o.given}"] = o.label
-        if isinstance(done, AdjustmentResolution):
-            removed = ", ".join(position.name(u) for u in done.civil_disorder)
-            removed = removed or "none"
-            found[f"{position.phase}: civil disorder"] = removed
-        if isinstance(done, Resolution) and any(c.unresolved for c in done.cores):
-            found[f"{position.phase}: paradox"] = "unresolved"
-        position = done.after
+            found[f"{label}: {o.given}"] = o.label
+        if done.civil_disorder is not None:
+            removed = ", ".join(u.text(game.names) for u in done.civil_disorder)
+            found[f"{label}: civil disorder"] = removed or "none"
+        if done.movement is not None and any(c.unresolved for c in done.movement.cores):
+            found[f"{label}: paradox"] = "unresolved"
+        game = done.after
     return found
 
 

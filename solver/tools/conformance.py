@@ -8,15 +8,15 @@ from dataclasses import dataclass, field, replace
 from topology import Board
 
 from ..checker.equations import check_resolution
-from ..cycle.game import advance
+from ..cycle.game import Game, Played
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
 from ..formats.rulebooks import rule_book
-from ..multiverse.state import Multiverse, SpotNames, on_board
-from ..multiverse.step import step
-from ..values.orders import Names, timeline_name
+from ..multiverse.state import Multiverse
+from ..values.orders import Names
+from ..values.outcomes import Outcome
 from ..values.position import Unit
-from ..values.resolution import AdjustmentResolution, Resolution
+from ..values.resolution import Resolution
 from ..values.rules import RuleBook, StepScope
 
 
@@ -118,142 +118,92 @@ def _unresolved(case: Case, resolution: Resolution, edition: str) -> list[Failur
 def run_case(case: Case, rules: RuleBook | None = None) -> CaseResult:
     """Adjudicate a case under a rule book (by default the edition the case states) and
     compare every expectation; a standard case runs through the multiverse engine too (a
-    one-timeline multiverse is standard Diplomacy)."""
+    one-timeline multiverse is standard Diplomacy), its outcomes compared."""
     rules = rules or rule_book(case.edition)
-    if case.multiverse:
-        return _run_multiverse(case, rules)
-    result = _run_standard(case, rules)
-    once_more = replace(rules, multiverse_step=StepScope.PHASE)
-    return CaseResult(
-        case, result.failures + _through_multiverse(case, once_more), result.resolution
-    )
+    failures, resolution = _play(case, case.game(), rules)
+    if not case.multiverse:
+        one_timeline = Multiverse.start(case.position)
+        again, _ = _play(case, one_timeline, replace(rules, multiverse_step=StepScope.PHASE), False)
+        failures += [replace(f, got=f"{f.got} (multiverse engine)") for f in again]
+    return CaseResult(case, tuple(failures), resolution)
 
 
-def _run_standard(case: Case, rules: RuleBook) -> CaseResult:
+def _play(
+    case: Case, game: Game, rules: RuleBook, fully: bool = True
+) -> tuple[list[Failure], Resolution | None]:
+    """Play the blocks of a case and compare what they come to with what the case expects
+    (only the outcomes of the orders unless `fully`); the last movement resolution."""
     failures: list[Failure] = []
     resolution: Resolution | None = None
-    position = case.position
-    for block in case.blocks:
-        try:
-            if position.phase.kind is not block.kind:
-                raise DipsatError(
-                    f"the case gives {block.kind.value} orders, but the game is in {position.phase}"
-                )
-            step = advance(position, [o.given for o in block.orders], rules)
-        except DipsatError as err:
-            failures.append(
-                Failure(case.id, "-", f"a {block.kind.value} resolution", f"error: {err}")
-            )
-            break
-        failures += _compare(case, block, step.outcomes, rules.name)
-        if isinstance(step, Resolution):
-            resolution = step
-            failures += _unresolved(case, resolution, rules.name)
-            failures += [
-                Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
-                for v in check_resolution(resolution)
-            ]
-        if isinstance(step, AdjustmentResolution):
-            got = tuple(sorted((u.power, u.province) for u in step.civil_disorder))
-            wanted = case.automatic_under(block, rules.name)
-            if got != wanted:
-                board = position.map
-                failures.append(
-                    Failure(
-                        case.id, "automatic disbands", _units(board, wanted), _units(board, got)
-                    )
-                )
-        position = step.after
-    if case.after is not None and not failures:
-        got = tuple(sorted(position.units))
-        if got != case.after:
-            names = case.position.board
-            failures.append(
-                Failure(case.id, "AFTER", _describe(case.after, names), _describe(got, names))
-            )
-    return CaseResult(case, tuple(failures), resolution)
-
-
-def _through_multiverse(case: Case, rules: RuleBook) -> tuple[Failure, ...]:
-    """The standard case again, as a one-timeline multiverse."""
-    failures: list[Failure] = []
-    mv = Multiverse.start(case.position)
-    for block in case.blocks:
-        try:
-            done = step(mv, [o.given for o in block.orders], rules)
-        except DipsatError as err:
-            return (Failure(case.id, "-", "a multiverse step", f"error: {err}"),)
-        failures += [
-            replace(f, got=f"{f.got} (multiverse engine)")
-            for f in _compare(case, block, done.outcomes, rules.name)
-        ]
-        mv = done.after
-    return tuple(failures)
-
-
-def _run_multiverse(case: Case, rules: RuleBook) -> CaseResult:
-    """Play the steps of a multiverse case and compare outcomes, revised outcomes of past
-    orders, and the multiverse at the end."""
-    failures: list[Failure] = []
-    mv = Multiverse.start(case.position)
-    resolution = None
     for number, block in enumerate(case.blocks, start=1):
         try:
-            done = step(mv, [o.given for o in block.orders], rules)
+            phase = game.phase
+            if phase is not None and phase.kind is not block.kind:
+                raise DipsatError(
+                    f"the case gives {block.kind.value} orders, but the game is in {phase}"
+                )
+            done = game.step([o.given for o in block.orders], rules)
         except DipsatError as err:
-            failures.append(Failure(case.id, f"step {number}", "a resolution", f"error: {err}"))
+            wanted = f"a {block.kind.value} resolution"
+            failures.append(Failure(case.id, f"block {number}", wanted, f"error: {err}"))
             break
         failures += _compare(case, block, done.outcomes, rules.name)
-        revised = {str(o.given): o for o in done.revised}
-        for order in block.revised:
-            got = revised.get(str(order.given))
-            label = got.label if got is not None else "not adjudicated again"
-            if order.expected is not None and label != order.expected:
-                failures.append(Failure(case.id, str(order.given), order.expected, label))
-        if done.resolution is not None:
-            resolution = done.resolution
-            failures += [
-                Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
-                for v in check_resolution(resolution)
-            ]
-        mv = done.after
-    if not failures:
-        failures += _compare_multiverse(case, mv)
-    return CaseResult(case, tuple(failures), resolution)
+        if fully:
+            failures += _revised(case, block, done.revised)
+            failures += _civil_disorder(case, block, done, rules.name)
+            if done.movement is not None:
+                resolution = done.movement
+                failures += _unresolved(case, resolution, rules.name)
+                failures += [
+                    Failure(case.id, "-", "the checker's agreement", f"checker: {v}")
+                    for v in check_resolution(resolution)
+                ]
+        game = done.after
+    if fully and not failures:
+        failures += _compare_after(case, game)
+    return failures, resolution
 
 
-def _compare_multiverse(case: Case, mv: Multiverse) -> list[Failure]:
+def _revised(case: Case, block: Block, revised: tuple[Outcome, ...]) -> list[Failure]:
+    """The recorded orders of past boards a multiverse step adjudicated again, against the
+    case's REVISED expectations."""
+    by_text = {str(o.given): o for o in revised}
+    failures = []
+    for order in block.revised:
+        got = by_text.get(str(order.given))
+        label = got.label if got is not None else "not adjudicated again"
+        if order.expected is not None and label != order.expected:
+            failures.append(Failure(case.id, str(order.given), order.expected, label))
+    return failures
+
+
+def _civil_disorder(case: Case, block: Block, done: Played, edition: str) -> list[Failure]:
+    """The units civil disorder removed, against the case's 'Automatic disband' lines."""
+    got = tuple(sorted((u.power, u.province) for u in done.civil_disorder or ()))
+    wanted = case.automatic_under(block, edition)
+    if got == wanted:
+        return []
+    board = case.position.map
+    return [Failure(case.id, "automatic disbands", _units(board, wanted), _units(board, got))]
+
+
+def _compare_after(case: Case, game: Game) -> list[Failure]:
+    """The game at the end against the case's AFTER section: the units standing, those
+    owing a retreat and (a multiverse) its boards."""
     failures = []
     if case.after_boards is not None:
-        got = tuple(sorted(f"{timeline_name(b.timeline)}@{b.turn}" for b in mv.boards))
+        got = game.board_names()
         if got != case.after_boards:
             failures.append(
                 Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(got))
             )
-    heads = mv.heads().values()
-
-    def on_heads(units_of) -> tuple[Unit, ...]:
-        return tuple(
-            sorted(
-                Unit(
-                    on_board(u.location, h.key),
-                    u.type,
-                    u.power,
-                )
-                for h in heads
-                for u in units_of(h.position)
-            )
-        )
-
-    for label, expected, units_of in (
-        ("AFTER", case.after, lambda p: p.units),
-        ("AFTER retreating", case.after_retreating, lambda p: [d.unit for d in p.dislodged]),
+    names = game.names
+    for label, expected, units in (
+        ("AFTER", case.after, game.standing()),
+        ("AFTER retreating", case.after_retreating, game.awaiting()),
     ):
-        if expected is None:
-            continue
-        got = on_heads(units_of)
-        if got != expected:
-            names = SpotNames(case.position.map)
+        got = tuple(sorted(units))
+        if expected is not None and got != expected:
             failures.append(
                 Failure(case.id, label, _describe(expected, names), _describe(got, names))
             )

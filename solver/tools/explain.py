@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from topology import Location
 
-from ..cycle.game import advance
+from ..cycle.game import Game, OneBoard, Played
 from ..formats.cases import Case
-from ..multiverse.state import Multiverse
-from ..multiverse.step import step
+from ..multiverse.state import Multiverse, MultiverseStep
 from ..values.calendar import game_status
 from ..values.orders import timeline_name
 from ..values.outcomes import Outcome
 from ..values.position import Position
-from ..values.resolution import AdjustmentResolution, Resolution
+from ..values.resolution import Resolution
 from ..values.rules import RuleBook
 
 
@@ -49,39 +48,35 @@ def _units(position: Position) -> list[str]:
 
 
 def explain(case: Case, rules: RuleBook) -> dict:
-    """Adjudicate a case and describe every phase (or every step of a multiverse)."""
-    if case.multiverse:
-        return _explain_multiverse(case, rules)
-    phases = []
-    position = case.position
-    for block in case.blocks:
-        done = advance(position, [o.given for o in block.orders], rules)
-        entry = {"phase": str(position.phase), "orders": _orders(done.outcomes)}
-        if isinstance(done, Resolution):
-            entry.update(_movement(done))
-        if isinstance(done, AdjustmentResolution):
-            entry["civil_disorder"] = [
-                f"{u.power}: {position.name(u)}" for u in done.civil_disorder
-            ]
-        phases.append(entry)
-        position = done.after
+    """Adjudicate a case and describe every phase (or every step of a multiverse), then
+    the game it came to."""
+    game = case.game()
+    entries = []
+    for number, block in enumerate(case.blocks, start=1):
+        done = game.step([o.given for o in block.orders], rules)
+        entries.append(_entry(game, done, number))
+        game = done.after
+    head = {"case": case.id, "title": case.title}
+    if isinstance(game, Multiverse):
+        return {**head, "steps": entries, "boards": _boards(game)}
+    assert isinstance(game, OneBoard)
+    position = game.position
+    status = game_status(position)
     return {
-        "case": case.id,
-        "title": case.title,
-        "phases": phases,
+        **head,
+        "phases": entries,
         "next_phase": str(position.phase),
         "units_after": _units(position),
-        "solo": game_status(position).solo,
-        "eliminated": list(game_status(position).eliminated),
+        "solo": status.solo,
+        "eliminated": list(status.eliminated),
     }
 
 
-def _explain_multiverse(case: Case, rules: RuleBook) -> dict:
-    mv = Multiverse.start(case.position)
-    steps = []
-    for block in case.blocks:
-        done = step(mv, [o.given for o in block.orders], rules)
-        entry = {
+def _entry(game: Game, done: Played, number: int) -> dict:
+    """One phase or step: its orders with their outcomes, and what else it came to."""
+    moved = done.movement
+    if isinstance(done, MultiverseStep):
+        entry: dict = {
             "orders": _orders(done.outcomes),
             "revised": _orders(done.revised),
             "forks": [
@@ -92,14 +87,22 @@ def _explain_multiverse(case: Case, rules: RuleBook) -> dict:
                 for f in done.forks
             ],
         }
-        if done.resolution is not None:
-            entry["paradoxes"] = _movement(done.resolution)["paradoxes"]
-        steps.append(entry)
-        mv = done.after
+        if moved is not None:
+            entry["paradoxes"] = _movement(moved)["paradoxes"]
+        return entry
+    entry = {"phase": done.label(number), "orders": _orders(done.outcomes)}
+    if moved is not None:
+        entry.update(_movement(moved))
+    if done.civil_disorder is not None:
+        entry["civil_disorder"] = [f"{u.power}: {u.text(game.names)}" for u in done.civil_disorder]
+    return entry
+
+
+def _boards(mv: Multiverse) -> list[dict]:
     heads = {b.key for b in mv.heads().values()}
-    boards = [
+    return [
         {
-            "board": f"{timeline_name(b.timeline)}@{b.turn}",
+            "board": b.name,
             "head": b.key in heads,
             "phase": str(b.position.phase),
             "units": _units(b.position),
@@ -109,7 +112,6 @@ def _explain_multiverse(case: Case, rules: RuleBook) -> dict:
         }
         for b in mv.boards
     ]
-    return {"case": case.id, "title": case.title, "steps": steps, "boards": boards}
 
 
 def render(data: dict) -> list[str]:

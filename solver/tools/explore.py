@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from ..formats.cases import Case
 from ..judge.fallback import _cores_upstream_first, dependency_graph, settle
 from ..judge.legality import analyse
 from ..judge.model import Structure, build
 from ..judge.movement import adjudicate
-from ..judge.resolution import NextPosition
+from ..judge.resolution import as_it_stands
 from ..judge.solve import SolverConfig, solutions
-from ..values.calendar import after_movement
 from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
 from ..values.outcomes import BackupRule
@@ -120,7 +120,6 @@ def explore(
     recorded: Mapping[Decision, bool] | None = None,
     editions: Mapping[str, RuleBook] = EDITIONS,
     config: SolverConfig | None = None,
-    then: NextPosition = after_movement,
 ) -> list[CoreReport]:
     """Lay out every core of the turn under `rules` (legality and equations) and what each
     edition makes of it."""
@@ -130,7 +129,7 @@ def explore(
     settled = settle(structure, config, recorded)
     graph = dependency_graph(build(structure, settled.recorded))
     by_edition = {
-        name: adjudicate(position, orders, book, config, recorded, then)
+        name: adjudicate(position, orders, book, config, recorded, as_it_stands)
         for name, book in editions.items()
     }
     reports = []
@@ -230,33 +229,15 @@ def report_json(reports: list[CoreReport], labels: Mapping[Decision, str] | None
     }
 
 
-def explore_case(case, rules: RuleBook) -> list[tuple[str, list[CoreReport]]]:
+def explore_case(case: Case, rules: RuleBook) -> list[tuple[str, list[CoreReport]]]:
     """Explore every movement phase of a case (every step of a multiverse case)."""
-    from ..cycle.game import advance
-    from ..multiverse.state import Multiverse
-    from ..multiverse.step import after_joint_movement, step
-
     found = []
-    if case.multiverse:
-        mv = Multiverse.start(case.position)
-        for number, block in enumerate(case.blocks, start=1):
-            done = step(mv, [o.given for o in block.orders], rules)
-            if done.resolution is not None:
-                joint = done.resolution
-                reports = explore(
-                    joint.position,
-                    joint.orders,
-                    rules,
-                    joint.recorded,
-                    then=after_joint_movement,
-                )
-                found.append((f"step {number}", reports))
-            mv = done.after
-        return found
-    position = case.position
-    for block in case.blocks:
-        givens = [o.given for o in block.orders]
-        if block.kind.value == "movement":
-            found.append((str(position.phase), explore(position, givens, rules)))
-        position = advance(position, givens, rules).after
+    game = case.game()
+    for number, block in enumerate(case.blocks, start=1):
+        done = game.step([o.given for o in block.orders], rules)
+        if done.movement is not None:
+            moved = done.movement
+            reports = explore(moved.position, moved.orders, rules, moved.recorded)
+            found.append((done.label(number), reports))
+        game = done.after
     return found

@@ -20,7 +20,7 @@ from ..render.board import Scene, board_svg, focus_box
 from ..tools.scenes import case_scenes, edition_scenes, resolution_scene
 from ..values.rules import EDITIONS
 from .explore import explore
-from .scenes import multiverse_case_svg
+from .scenes import case_svg
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -62,7 +62,7 @@ def _paradox(file: str, case_id: str, name: str) -> dict[str, str]:
 
 def _multiverse() -> dict[str, str]:
     case = _case("mdatc/3A-letters.cases", "3.A.2")
-    return {"3A2.svg": multiverse_case_svg(case, rule_book(case.edition))}
+    return {"3A2.svg": case_svg(case, rule_book(case.edition))}
 
 
 MAKERS: tuple[Callable[[], dict[str, str]], ...] = (

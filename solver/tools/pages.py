@@ -15,6 +15,7 @@ from pathlib import Path
 
 from topology.layout import standard_layout
 
+from ..cycle.game import BoardStep, Played
 from ..errors import DipsatError
 from ..formats.cases import Case
 from ..formats.rulebooks import rule_book
@@ -31,7 +32,7 @@ from ..values.position import PhaseKind
 from ..values.rules import EDITIONS, RuleBook
 from .conformance import CaseResult, Failure, Report
 from .explore import MAX_RESOLUTIONS, CoreReport
-from .scenes import case_scenes, case_steps, edition_scenes, resolution_scene, step_heading
+from .scenes import edition_scenes, phase_scene, play_case, resolution_scene, step_heading
 
 PAGE_STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;color:#1d1d1d;margin:0 auto;padding:1em 1.5em;
@@ -201,45 +202,57 @@ def _failures(failures: Sequence[Failure]) -> str:
 
 # -- the pictures and outcomes of a case ------------------------------------------------
 @dataclass
-class Played:
-    """What a case came to under a rule book: one scene per phase (standard cases), the
-    outcomes of each block, and the error that stopped it, if any."""
+class Run:
+    """What a case came to under a rule book: each block played (a phase, or a multiverse
+    step), and the error that stopped it, if any."""
 
-    scenes: list[drawing.Scene] = field(default_factory=list)
-    steps: list[MultiverseStep] = field(default_factory=list)  # multiverse cases
-    outcomes: list[tuple[Outcome, ...]] = field(default_factory=list)
-    revised: list[tuple[Outcome, ...]] = field(default_factory=list)
+    steps: list[Played] = field(default_factory=list)
+    scenes: list[drawing.Scene] = field(default_factory=list)  # the phases on one board
     error: str = ""
 
+    @property
+    def outcomes(self) -> list[tuple[Outcome, ...]]:
+        return [done.outcomes for done in self.steps]
 
-def play(case: Case, rules: RuleBook) -> Played:
-    played = Played()
+    @property
+    def revised(self) -> list[tuple[Outcome, ...]]:
+        return [done.revised for done in self.steps]
+
+
+def play(case: Case, rules: RuleBook) -> Run:
+    run = Run()
     try:
-        if case.multiverse:
-            played.steps = case_steps(case, rules)
-            played.outcomes = [done.outcomes for done in played.steps]
-            played.revised = [done.revised for done in played.steps]
-        else:
-            played.scenes = case_scenes(case, rules)
-            played.outcomes = [s.outcomes or () for s in played.scenes]
+        steps = play_case(case, rules)
     except DipsatError as error:
-        played.error = str(error)
-    return played
+        run.error = str(error)
+        return run
+    run.steps = steps
+    title = f"{case.id} {case.title}"
+    run.scenes = [phase_scene(d.phase, title) for d in steps if isinstance(d, BoardStep)]
+    return run
 
 
-def case_pictures(case: Case, played: Played, pictures: Pictures, legend: bool = False) -> str:
+def step_picture(
+    pictures: Pictures, case: Case, run: Run, number: int, legend: bool = False, box=None
+) -> str:
+    """The picture of the `number`th block played (from 1): a board, or the grid."""
+    done = run.steps[number - 1]
+    if isinstance(done, MultiverseStep):
+        steps = [d for d in run.steps if isinstance(d, MultiverseStep)]
+        return pictures.multiverse(case, steps, number)
+    return pictures.board(run.scenes[number - 1], legend, box)
+
+
+def case_pictures(case: Case, run: Run, pictures: Pictures, legend: bool = False) -> str:
     """The pictures of a case as HTML: a board per phase, or the multiverse grid."""
-    if case.multiverse:
-        numbers = range(1, len(played.steps) + 1)
-        figures = [_figure(pictures.multiverse(case, played.steps, n)) for n in numbers]
-    else:
-        figures = [_figure(pictures.board(s, legend)) for s in played.scenes]
+    numbers = range(1, len(run.steps) + 1)
+    figures = [_figure(step_picture(pictures, case, run, n, legend)) for n in numbers]
     if not figures:
         return '<p class="note">no picture: the case could not be adjudicated</p>'
     return '<div class="pictures">\n' + "\n".join(figures) + "\n</div>"
 
 
-def order_table(case: Case, rules: RuleBook, played: Played) -> str:
+def order_table(case: Case, rules: RuleBook, played: Run) -> str:
     """Every order with its expected outcome under the edition run and the actual one."""
     edition = rules.name
     compared = edition not in case.paradox_editions
@@ -267,11 +280,9 @@ def order_table(case: Case, rules: RuleBook, played: Played) -> str:
     return _rows(header, rows, "orders")
 
 
-def _block_name(case: Case, number: int, played: Played) -> str:
-    if case.multiverse:
-        return f"step {number + 1}"
-    if number < len(played.scenes):
-        return str(played.scenes[number].position.phase)
+def _block_name(case: Case, number: int, run: Run) -> str:
+    if number < len(run.steps):
+        return run.steps[number].label(number + 1)
     return case.blocks[number].kind.value
 
 
@@ -380,15 +391,15 @@ def _side_by_side(case: Case, first: RuleBook, second: RuleBook, pictures: Pictu
     """Each phase (or multiverse step) of a case under both rule books, in one frame."""
     played = [play(case, book) for book in (first, second)]
     rows = []
-    for number in range(max(len(p.steps) + len(p.scenes) for p in played)):
+    for number in range(max(len(p.steps) for p in played)):
         figures = []
         scenes = [p.scenes[number] for p in played if number < len(p.scenes)]
         box = focus_box(scenes, standard_layout()) if scenes else None
         for book, p in zip((first, second), played, strict=True):
-            if case.multiverse and number < len(p.steps):
-                svg = pictures.multiverse(case, p.steps, number + 1)
-            elif number < len(p.scenes):
+            if number < len(p.scenes):
                 svg = pictures.board(replace(p.scenes[number], title=book.name), box=box)
+            elif number < len(p.steps):
+                svg = step_picture(pictures, case, p, number + 1)
             else:
                 svg = f'<p class="note">{esc(p.error or "no such phase")}</p>'
             figures.append(
@@ -419,7 +430,7 @@ def explore_page(case: Case, rules: RuleBook, phases: list[tuple[str, list[CoreR
     ]
     movement = [s for s in played.scenes if s.position.phase.kind is PhaseKind.MOVEMENT]
     for number, (name, reports) in enumerate(phases):
-        scene = movement[number] if not case.multiverse and number < len(movement) else None
+        scene = movement[number] if number < len(movement) else None
         body.append(f"<h2>{esc(name)}: {len(reports)} core(s)</h2>")
         if not reports:
             body.append("<p>No dependency cycle: the phase has exactly one resolution.</p>")

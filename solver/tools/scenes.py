@@ -3,50 +3,57 @@ outcome each edition reaches."""
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from ..checker.equations import check_resolution
-from ..cycle.game import advance
+from ..cycle.game import BoardStep, Played, advance
 from ..errors import DipsatError
 from ..formats.cases import Case
 from ..formats.mila import Game
 from ..judge.movement import adjudicate
 from ..judge.retreat_options import retreat_options
 from ..multiverse.state import MultiverseStep
-from ..multiverse.step import run_steps
-from ..render.board import Scene
+from ..render.board import Scene, board_svg
 from ..render.multiverse import step_element
 from ..render.svg import to_text
 from ..values.decisions import Decision
 from ..values.orders import Given
 from ..values.position import PhaseKind, Position
-from ..values.resolution import Resolution, Retreating
+from ..values.resolution import PhaseResolution, Resolution, Retreating
 from ..values.rules import EDITIONS, RuleBook
 from .replay import start_position
 
 
+def play_case(case: Case, rules: RuleBook) -> list[Played]:
+    """Every block of a case played in order, under ``rules``."""
+    done: list[Played] = []
+    game = case.game()
+    for block in case.blocks:
+        done.append(game.step([o.given for o in block.orders], rules))
+        game = done[-1].after
+    return done
+
+
+def phase_scene(phase: PhaseResolution, title: str = "") -> Scene:
+    """A phase adjudicated, as a scene: its orders and outcomes, and the units that must
+    retreat with where they may go."""
+    return Scene(phase.position, phase.orders, phase.outcomes, phase.retreating, title)
+
+
 def case_scenes(case: Case, rules: RuleBook) -> list[Scene]:
     """Each phase of a standard case adjudicated under ``rules``, one scene per block."""
-    scenes = []
-    position = case.position
-    for block in case.blocks:
-        scene, position = played_scene(
-            position, [o.given for o in block.orders], rules, f"{case.id} {case.title}"
-        )
-        scenes.append(scene)
-    return scenes
+    title = f"{case.id} {case.title}"
+    return [phase_scene(d.phase, title) for d in play_case(case, rules) if isinstance(d, BoardStep)]
 
 
 def played_scene(
     position: Position, orders: Sequence[Given], rules: RuleBook, title: str = ""
 ) -> tuple[Scene, Position]:
-    """A phase adjudicated: its scene (with the units that must retreat and where they may
-    go), and the position after it."""
+    """A phase adjudicated: its scene, and the position after it."""
     step = advance(position, orders, rules)
-    return Scene(position, tuple(orders), step.outcomes, step.retreating, title), step.after
+    return phase_scene(step, title), step.after
 
 
 def pending_scene(
@@ -134,30 +141,27 @@ def edition_scenes(scene: Scene) -> list[tuple[tuple[str, ...], Scene]]:
 
 def case_steps(case: Case, rules: RuleBook) -> list[MultiverseStep]:
     """Every step of a multiverse case, played in order."""
-    return run_steps(case.position, [[o.given for o in b.orders] for b in case.blocks], rules)
+    return [d for d in play_case(case, rules) if isinstance(d, MultiverseStep)]
 
 
-def multiverse_case_element(
-    case: Case,
-    rules: RuleBook,
-    step: int | None = None,
-    prefix: str = "",
-    legend: bool = True,
-    share: bool = True,
-) -> ET.Element:
-    """The grid after step ``step`` (1-based; the last by default) of a multiverse case."""
-    steps = case_steps(case, rules)
-    number = len(steps) if step is None else step
+def case_svg(case: Case, rules: RuleBook, number: int | None = None, whole: bool = False) -> str:
+    """The picture of a case after its `number`th block (from 1; the last by default): the
+    board of that phase, or the multiverse's grid after that step (the position itself, for
+    a case without orders)."""
+    steps = play_case(case, rules)
+    title = f"{case.id} {case.title}"
+    if not steps:
+        return board_svg(Scene(case.position, title=title), whole)
+    number = len(steps) if number is None else number
     if not 1 <= number <= len(steps):
         raise DipsatError(f"step {number} is out of range: the case has {len(steps)} step(s)")
-    heading = step_heading(case, number, len(steps))
-    return step_element(steps[number - 1], heading, prefix, legend, share)
+    done = steps[number - 1]
+    if isinstance(done, BoardStep):
+        return board_svg(phase_scene(done.phase, title), whole)
+    assert isinstance(done, MultiverseStep)
+    return to_text(step_element(done, step_heading(case, number, len(steps))))
 
 
 def step_heading(case: Case, number: int, total: int) -> str:
     """The heading of a multiverse case's grid after one of its steps."""
     return f"{case.id} {case.title} (step {number} of {total})"
-
-
-def multiverse_case_svg(case: Case, rules: RuleBook, step: int | None = None) -> str:
-    return to_text(multiverse_case_element(case, rules, step))

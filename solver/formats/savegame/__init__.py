@@ -17,7 +17,6 @@ from .envelope import FORMAT, MAX_SAVE_FILE_BYTES, VERSION, _dump, _parse, _read
 from .multiverse import (
     VARIANT_MULTIVERSE,
     SavedMultiverse,
-    _multiverse_json,
     _MultiverseReader,
     load_multiverse,
     multiverse_from_json,
@@ -30,7 +29,6 @@ from .standard import (
     PastPhase,
     Recorded,
     SavedGame,
-    _game_json,
     _GameReader,
     adjudicate_game,
     from_json,
@@ -68,9 +66,7 @@ __all__ = [
 
 def to_json(game: SavedGame | SavedMultiverse) -> str:
     """The saved game as JSON text: sorted keys, orders in submission order, a final newline."""
-    if isinstance(game, SavedMultiverse):
-        return _dump(_multiverse_json(game))
-    return _dump(_game_json(game))
+    return _dump(game.to_json())
 
 
 def save(game: SavedGame | SavedMultiverse, path: str | os.PathLike[str]) -> None:

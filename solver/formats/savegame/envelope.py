@@ -289,3 +289,18 @@ def _read_text(path: str | os.PathLike[str]) -> str:
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
         raise SaveFileError("not UTF-8 text", name, line, column) from err
     return text
+
+
+def position_lines(position: Position, indent: str = "") -> list[str]:
+    """Each power's units and centres, then the dislodged units, as `dipsat game show`
+    prints a position."""
+    lines = []
+    for power in sorted({u.power for u in position.units} | {p for _, p in position.centres}):
+        units = ", ".join(position.name(u) for u in position.units if u.power == power)
+        centres = sorted(c.upper() for c, p in position.centres if p == power)
+        line = f"{power}: {units or 'no units'}; {len(centres)} centres: {' '.join(centres)}"
+        lines.append(indent + line)
+    for d in position.dislodged:
+        origin = f" (from {d.attacker_from})" if d.attacker_from else ""
+        lines.append(f"{indent}dislodged: {d.unit.power} {position.name(d.unit)}{origin}")
+    return lines

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
-from ...values.orders import Build, Given, Waive
+from ...values.orders import Build, Given, Waive, timeline_name
 from ...values.outcomes import (
     BackupRule,
     Bounced,
@@ -55,6 +55,7 @@ from .envelope import (
     _read_text,
     _Reader,
     book_of,
+    position_lines,
     rules_json,
 )
 from .standard import STANDARD_START
@@ -72,6 +73,37 @@ class SavedMultiverse:
     multiverse: Multiverse
     orders: tuple[Given, ...] = ()
 
+    def submit(self, texts: Sequence[str]) -> tuple[SavedMultiverse, list[tuple[str, str]]]:
+        """The game with these orders added (`submit_multiverse`), and the problems of
+        those left out."""
+        return submit_multiverse(self, texts)
+
+    def adjudicated(self) -> tuple[SavedMultiverse, list[str]]:
+        """The game after a step with the orders submitted, and what the step came to."""
+        done = self.multiverse.step(self.orders, self.rules)
+        lines = [f"  {o}" for o in done.outcomes]
+        for fork in done.forks:
+            source = f"{timeline_name(fork.source[0])}@{fork.source[1]}"
+            lines.append(f"timeline {timeline_name(fork.timeline)} forks from {source}")
+        heads = sorted(done.after.heads().items())
+        lines += [f"head {h.name}: {h.position.phase}" for _, h in heads]
+        return SavedMultiverse(self.rules, done.after, ()), lines
+
+    def lines(self) -> list[str]:
+        """The timelines and boards, each head's units and centres, and the orders."""
+        mv = self.multiverse
+        found = [
+            f"multiverse (rules {self.rules.name}): {len(mv.origins)} timeline(s), "
+            f"{len(mv.boards)} board(s)"
+        ]
+        for _, head in sorted(mv.heads().items()):
+            found.append(f"head {head.name}: {head.position.phase}")
+            found += position_lines(head.position, "  ")
+        return found + [f"order: {g}" for g in self.orders]
+
+    def to_json(self) -> dict[str, Any]:
+        return _multiverse_json(self)
+
 
 VARIANT_MULTIVERSE = "multiverse"
 _CODE = re.compile(r"^([a-z]{3})@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")
@@ -87,10 +119,7 @@ def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
 
 def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:
     """Adjudicate one step with the orders submitted and clear them."""
-    from ...multiverse.step import step
-
-    after = step(game.multiverse, game.orders, game.rules).after
-    return SavedMultiverse(game.rules, after, ())
+    return game.adjudicated()[0]
 
 
 def submit_multiverse(

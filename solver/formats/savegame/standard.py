@@ -44,6 +44,7 @@ from .envelope import (
     _read_text,
     _Reader,
     book_of,
+    position_lines,
     rules_json,
 )
 
@@ -75,6 +76,30 @@ class SavedGame:
     position: Position
     orders: tuple[Given, ...] = ()
     history: tuple[PastPhase, ...] = ()
+
+    def submit(self, texts: Sequence[str]) -> tuple[SavedGame, list[tuple[str, str]]]:
+        """The game with these orders added (`submit`), and the problems of those left out."""
+        return submit(self, texts)
+
+    def adjudicated(self) -> tuple[SavedGame, list[str]]:
+        """The game after its current phase, and what the phase came to, line by line."""
+        game = adjudicate_game(self)
+        past = game.history[-1]
+        lines = [f"{past.position.phase}:"]
+        for r in past.outcomes:
+            reason = f" ({r.reason})" if r.reason else ""
+            lines.append(f"  {r.order}: {r.result}{reason}")
+        return game, [*lines, f"now {game.position.phase}"]
+
+    def lines(self) -> list[str]:
+        """The phase, the units and centres, and the orders submitted so far."""
+        position = self.position
+        played = len(self.history)
+        head = f"{position.phase} (rules {self.rules.name}, phases played: {played})"
+        return [head, *position_lines(position), *(f"order: {g}" for g in self.orders)]
+
+    def to_json(self) -> dict[str, Any]:
+        return _game_json(self)
 
 
 def _start() -> Position:
