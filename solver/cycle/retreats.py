@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from topology import Board, Location, UnitType
 
 from ..errors import DipsatError
 from ..judge.retreat_options import retreat_options
 from ..values.calendar import season_over
-from ..values.orders import Disband, Given, Retreat
+from ..values.orders import Disband, Given, Retreat, Waive
 from ..values.outcomes import Bounced, Illegal, Illegality, Outcome, Result
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Retreating, RetreatResolution
@@ -23,11 +23,61 @@ def adjudicate_retreats(
     """Move or disband every dislodged unit; two retreats to one province both disband."""
     if position.phase.kind is not PhaseKind.RETREAT:
         raise DipsatError(f"{position.phase} is not a retreat phase")
-    board = position.map
     pending = {d.unit.province: d for d in position.dislodged}
-    chosen: dict[str, tuple[int, Retreat | Disband]] = {}
+    verdicts, chosen = _judge(position, orders, pending, rules)
+    board = position.map
+    targets = {
+        p: target
+        for p, order in chosen.items()
+        if isinstance(order, Retreat)
+        and (target := _target(board, position, pending[p], order, rules)) is not None
+    }
+    crowded = Counter(t.province for t in targets.values())
+    outcomes = []
+    moved: dict[str, Unit] = {}
+    for given, verdict in zip(orders, verdicts, strict=True):
+        if verdict is not None:
+            outcomes.append(Outcome(given, Result.ILLEGAL, reason=verdict))
+            continue
+        assert not isinstance(given.order, Waive)
+        province = given.order.unit.place.province
+        if isinstance(given.order, Disband):
+            outcomes.append(Outcome(given, Result.SUCCEEDS))
+        elif crowded[targets[province].province] > 1:
+            outcomes.append(
+                Outcome(given, Result.FAILS, reason=_bounced(position, pending, targets, province))
+            )
+        else:
+            unit = pending[province].unit
+            moved[province] = Unit(targets[province], unit.type, unit.power)
+            outcomes.append(Outcome(given, Result.SUCCEEDS))
+    waiting = tuple(
+        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
+        for d in position.dislodged
+    )
+    return RetreatResolution(
+        position=position,
+        orders=tuple(orders),
+        rules=rules,
+        outcomes=tuple(outcomes),
+        after=season_over(position, position.units + tuple(moved.values()), position.centres),
+        waiting=waiting,
+        disbanded=tuple(d.unit for p, d in sorted(pending.items()) if p not in moved),
+    )
+
+
+def _judge(
+    position: Position,
+    orders: Sequence[Given],
+    pending: Mapping[str, DislodgedUnit],
+    rules: RuleBook,
+) -> tuple[list[Illegal | None], dict[str, Retreat | Disband]]:
+    """Why each order is illegal (None: it is not), and each dislodged unit's order in
+    force: the first legal one (DATC 4.D.3)."""
+    board = position.map
+    chosen: dict[str, Retreat | Disband] = {}
     verdicts: list[Illegal | None] = []
-    for index, given in enumerate(orders):
+    for given in orders:
         order = given.order
         if not isinstance(order, Retreat | Disband):
             verdicts.append(Illegal.because(Illegality.NOT_A_RETREAT_ORDER))
@@ -44,57 +94,21 @@ def adjudicate_retreats(
             unit, dest = position.name(entry.unit), order.dest.text(board)
             verdicts.append(Illegal.because(Illegality.RETREAT_NOT_ALLOWED, unit, dest))
         else:
-            chosen[entry.unit.province] = (index, order)
+            chosen[entry.unit.province] = order
             verdicts.append(None)
-    targets = {
-        p: _target(board, position, pending[p], o, rules)
-        for p, (_, o) in chosen.items()
-        if isinstance(o, Retreat)
-    }
-    crowded = Counter(t.province for t in targets.values())
-    outcomes = []
-    moved: dict[str, Unit] = {}
-    for index, given in enumerate(orders):
-        verdict = verdicts[index]
-        if verdict is not None:
-            outcomes.append(Outcome(given, Result.ILLEGAL, reason=verdict))
-            continue
-        province = given.order.unit.place.province
-        if isinstance(given.order, Disband):
-            outcomes.append(Outcome(given, Result.SUCCEEDS))
-        elif crowded[targets[province].province] > 1:
-            outcomes.append(
-                Outcome(
-                    given,
-                    Result.FAILS,
-                    reason=Bounced(
-                        tuple(
-                            position.name(pending[p].unit)
-                            for p, t in sorted(targets.items())
-                            if p != province and t.province == targets[province].province
-                        )
-                    ),
-                )
-            )
-        else:
-            unit = pending[province].unit
-            moved[province] = Unit(targets[province], unit.type, unit.power)
-            outcomes.append(Outcome(given, Result.SUCCEEDS))
-    disbanded = tuple(d.unit for p, d in sorted(pending.items()) if p not in moved)
-    after = season_over(position, position.units + tuple(moved.values()), position.centres)
-    waiting = tuple(
-        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
-        for d in position.dislodged
-    )
-    return RetreatResolution(
-        position=position,
-        orders=tuple(orders),
-        rules=rules,
-        outcomes=tuple(outcomes),
-        after=after,
-        waiting=waiting,
-        disbanded=disbanded,
-    )
+    return verdicts, chosen
+
+
+def _bounced(
+    position: Position,
+    pending: Mapping[str, DislodgedUnit],
+    targets: Mapping[str, Location],
+    province: str,
+) -> Bounced:
+    """The other units that retreat where the unit in `province` does (all of them fail)."""
+    where = targets[province].province
+    others = sorted(p for p, t in targets.items() if p != province and t.province == where)
+    return Bounced(tuple(position.name(pending[p].unit) for p in others))
 
 
 def _target(

@@ -158,6 +158,12 @@ def normalise_label(text: str) -> str:
     return ", ".join(w.strip().lower() for w in text.split(","))
 
 
+_META = re.compile(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$")
+_OWNS = re.compile(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$")
+_HEADER = re.compile(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$")
+_AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\s+(.*)$")
+
+
 class _Reader:
     def __init__(self, path: str) -> None:
         self.path = path
@@ -195,95 +201,115 @@ class _Reader:
         return cases
 
     def line(self, draft: _Draft, number: int, line: str, stripped: str) -> None:
-        meta = re.match(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$", stripped)
+        """One line of a case: the first kind of line it can be, in this order."""
+        meta = _META.match(stripped)
         if meta and not draft.blocks:
-            draft.meta[meta.group(1)] = meta.group(2).strip()
-            if meta.group(1) in ("rules", "paradox"):
-                unknown = [e for e in meta.group(2).split() if e not in EDITION_NAMES]
-                if unknown or not meta.group(2).split():
-                    raise self.fail(
-                        number,
-                        f"expected editions ({', '.join(EDITION_NAMES)})",
-                        _column_after(line, ":"),
-                    )
-            if meta.group(1) == "variant" and meta.group(2).strip() not in VARIANTS:
-                raise self.fail(
-                    number, f"expected a variant ({', '.join(VARIANTS)})", _column_after(line, ":")
-                )
-            return
+            return self.meta_line(draft, number, line, meta)
         if stripped.upper() == "AFTER":
             draft.after = []
-            return
-        owns = re.match(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$", stripped)
+            return None
+        owns = _OWNS.match(stripped)
         if draft.after is not None:
-            self.after_line(draft, number, line, stripped, owns)
-            return
+            return self.after_line(draft, number, line, stripped, owns)
         if draft.multiverse and stripped in ("---", "REVISED"):
             if stripped == "---":
                 draft.blocks.append((PhaseKind.MOVEMENT, []))
             draft.revising = stripped == "REVISED"
             draft.power = draft.season = None
-            return
+            return None
         if stripped.lower() in _PHASE_MARKERS:
             draft.blocks.append((_PHASE_MARKERS[stripped.lower()], []))
             draft.power = None
-            return
+            return None
         if owns and not draft.blocks:
             owned = self.owned(number, line, owns)
             if isinstance(owned, Unit):
                 self.place_unit(draft, number, owned, setup=True)
             else:
                 draft.centres[owned[0]] = owned[1]
-            return
-        header = re.match(
-            r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$", stripped
-        )
-        if header and header.group(2) is None and header.group(4) is None:
-            try:  # a bare power name, as the MDATC writes its headers
-                self.board.lookup_power(header.group(1))
-            except (UnknownNameError, AmbiguousNameError):
-                header = None
-        if header:
-            draft.power = self.power(number, line, header.group(1))
-            draft.season = None
-            if header.group(2) is not None:
-                draft.season = (int(header.group(3)), int(header.group(2)))
-            if not draft.blocks:
-                draft.blocks.append((self.first_kind(draft), []))
-            return
+            return None
+        if self.header_line(draft, number, line, stripped):
+            return None
         if draft.power is None:
             raise self.fail(number, "expected a power header such as 'England:' before orders")
         if not draft.blocks:
             draft.blocks.append((self.first_kind(draft), []))
-        kind, orders = draft.blocks[-1]
-        automatic = re.match(r"(?i)^automatic\s+disband\s+(.*)$", stripped)
+        automatic = _AUTOMATIC.match(stripped)
         if automatic:
-            if kind is not PhaseKind.ADJUSTMENT:
-                raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
-            text, variants = self.editions(number, line, automatic.group(1))
+            return self.automatic_line(draft, number, line, automatic.group(1))
+        return self.order_line(draft, number, line)
 
-            def province(unit_text: str) -> str:
-                try:
-                    return parse_given(unit_text, self.board).order.unit.place.province
-                except (OrderSyntaxError, AttributeError) as err:
-                    raise self.fail(
-                        number,
-                        f"expected a unit after 'Automatic disband': {err}",
-                        _column_after(line, "disband"),
-                    ) from err
+    def meta_line(self, draft: _Draft, number: int, line: str, meta: re.Match[str]) -> None:
+        """'rules: 1982', 'variant: multiverse', 'phase: F1901M' and the like."""
+        key, value = meta.group(1), meta.group(2).strip()
+        draft.meta[key] = value
+        if key in ("rules", "paradox"):
+            unknown = [e for e in value.split() if e not in EDITION_NAMES]
+            if unknown or not value.split():
+                expected = f"expected editions ({', '.join(EDITION_NAMES)})"
+                raise self.fail(number, expected, _column_after(line, ":"))
+        if key == "variant" and value not in VARIANTS:
+            expected = f"expected a variant ({', '.join(VARIANTS)})"
+            raise self.fail(number, expected, _column_after(line, ":"))
 
-            per_edition = {
-                e: tuple(province(u) for u in v.split(";") if u.strip().lower() != "none")
-                for e, v in variants.items()
-            }
-            orders.append((draft.power, province(text), per_edition))
-            return
+    def header_line(self, draft: _Draft, number: int, line: str, stripped: str) -> bool:
+        """'England:', a bare power name as the MDATC writes it, or the MDATC season header
+        'Germany 2:0' (the default board of the orders below): whether the line was one."""
+        header = _HEADER.match(stripped)
+        if header and header.group(2) is None and header.group(4) is None:
+            try:  # a bare power name, as the MDATC writes its headers
+                self.board.lookup_power(header.group(1))
+            except (UnknownNameError, AmbiguousNameError):
+                return False
+        if not header:
+            return False
+        draft.power = self.power(number, line, header.group(1))
+        draft.season = None
+        if header.group(2) is not None:
+            draft.season = (int(header.group(3)), int(header.group(2)))
+        if not draft.blocks:
+            draft.blocks.append((self.first_kind(draft), []))
+        return True
+
+    def automatic_line(self, draft: _Draft, number: int, line: str, rest: str) -> None:
+        """'Automatic disband A Munich [1971: F Kiel]': the units civil disorder removes."""
+        kind, orders = draft.blocks[-1]
+        if kind is not PhaseKind.ADJUSTMENT:
+            raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
+        text, variants = self.editions(number, line, rest)
+
+        def province(unit_text: str) -> str:
+            try:
+                order = parse_given(unit_text, self.board).order
+            except OrderSyntaxError as err:
+                raise self.fail(
+                    number,
+                    f"expected a unit after 'Automatic disband': {err}",
+                    _column_after(line, "disband"),
+                ) from err
+            if isinstance(order, Waive):
+                raise self.fail(
+                    number,
+                    "expected a unit after 'Automatic disband'",
+                    _column_after(line, "disband"),
+                )
+            return order.unit.place.province
+
+        per_edition = {
+            e: tuple(province(u) for u in v.split(";") if u.strip().lower() != "none")
+            for e, v in variants.items()
+        }
+        orders.append((draft.power, province(text), per_edition))
+
+    def order_line(self, draft: _Draft, number: int, line: str) -> None:
+        """An order, with what it is expected to come to: 'A Paris - Burgundy => fails'."""
+        kind, orders = draft.blocks[-1]
         order_text, expected, by_edition = line, None, {}
         if "=>" in line:
-            order_text, _, expected = line.partition("=>")
-            expected, variants = self.editions(number, line, expected)
+            order_text, _, outcome = line.partition("=>")
+            outcome, variants = self.editions(number, line, outcome)
             by_edition = {e: self.label(number, line, v) for e, v in variants.items()}
-            expected = self.label(number, line, expected)
+            expected = self.label(number, line, outcome)
         try:
             given = parse_given(order_text, self.board, None if draft.multiverse else kind.value)
         except OrderSyntaxError as err:
