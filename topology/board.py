@@ -39,6 +39,13 @@ class Board:
     provinces: Mapping[str, Province]
     centres: frozenset[str]
     name_index: Mapping[tuple[str, ...], frozenset[str]]
+    _powers: Mapping[str, Power]
+    _power_index: Mapping[tuple[str, ...], str]
+    _locations: tuple[Location, ...]
+    _army: nx.Graph
+    _fleet: nx.Graph
+    _province_graph: nx.Graph
+    _neighbours: Mapping[str, frozenset[str]]
 
     def __init__(
         self,
@@ -226,11 +233,11 @@ class Board:
 
     def army_adjacent(self, a: str, b: str) -> bool:
         """True if an army can move from province ``a`` to province ``b``."""
-        return self._army.has_edge(a, b)
+        return bool(self._army.has_edge(a, b))
 
     def fleet_adjacent(self, a: Location, b: Location) -> bool:
         """True if a fleet can move from location ``a`` to location ``b``."""
-        return self._fleet.has_edge(str(a), str(b))
+        return bool(self._fleet.has_edge(str(a), str(b)))
 
     def fleet_coasts_towards(self, src: Location, dest_province: str) -> tuple[str | None, ...]:
         """Coasts of ``dest_province`` that a fleet at ``src`` can reach.

@@ -39,7 +39,12 @@ def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
     path = Path(path)
     raw = read_toml(path, "layout file")
     width, height = raw.get("width"), raw.get("height")
-    if not all(isinstance(v, int | float) and v > 0 for v in (width, height)):
+    if not (
+        isinstance(width, int | float)
+        and isinstance(height, int | float)
+        and width > 0
+        and height > 0
+    ):
         raise MapDataError(f"{path}: expected positive numbers 'width' and 'height'")
     places = raw.get("places")
     if not isinstance(places, dict):

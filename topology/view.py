@@ -13,7 +13,10 @@ from .places import Location, Province, UnitType
 
 
 class BoardView(Protocol):
-    """The questions legality, the equations and the retreats ask of a board."""
+    """The questions legality, the equations and the retreats ask of a board (a board is an
+    immutable value, so it can key a cache)."""
+
+    def __hash__(self) -> int: ...
 
     @property
     def name(self) -> str: ...

@@ -142,7 +142,7 @@ def civil_disorder(
     else:
         far = {u: _home_distance(board, power, u) for u in units}
 
-    def key(unit: Unit):
+    def key(unit: Unit) -> tuple[float, bool, str]:
         return (-far[unit], unit.type is not UnitType.FLEET, board.province(unit.province).name)
 
     return sorted(units, key=key)
@@ -159,4 +159,4 @@ def _home_distance(board: Board, power: str, unit: Unit) -> float:
     if not targets:
         return float("inf")
     lengths = nx.multi_source_dijkstra_path_length(graph, targets)
-    return lengths.get(str(unit.location), float("inf"))
+    return float(lengths.get(str(unit.location), float("inf")))

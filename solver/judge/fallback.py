@@ -133,8 +133,8 @@ def settle(
         if name.overrules:  # the DPTG picks a consistent resolution; the others overrule
             forced.update(rule)
         # What is left of the core may still hold cycles of its own: examine them first.
-        rest = [d for d in core if d not in fixed]
-        pending = _cores_upstream_first(graph.subgraph(rest)) + pending
+        left = [d for d in core if d not in fixed]
+        pending = _cores_upstream_first(graph.subgraph(left)) + pending
     # What is left is acyclic given the settled cores: propagation settles it, or one solve.
     settled = len(fixed) == len(decisions)
     rest, _ = propagate(structure, fixed) if config.propagate and not settled else ({}, {})

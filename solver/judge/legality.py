@@ -268,9 +268,9 @@ class _Judge:
                 board, position, ghost, dest, order.dest.coast, rules=rules
             )
             if not ghost_problem and from_there is not None:
-                reason = Invalid.because(Invalidity.ON_OTHER_COAST, unit.location.coast)
+                other = Invalid.because(Invalidity.ON_OTHER_COAST, unit.location.coast)
                 return CheckedMove(
-                    index, given, unit, Status.ACTIVE, reason, dest=from_there, reachable=False
+                    index, given, unit, Status.ACTIVE, other, dest=from_there, reachable=False
                 )
         if problem or settled is None:
             return Checked(index, given, unit, Status.ILLEGAL, problem)

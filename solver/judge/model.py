@@ -15,8 +15,9 @@ without touching the equations.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 from ortools.sat.python import cp_model
 
@@ -32,7 +33,7 @@ from ..values.decisions import (
     Decision,
     DecisionKind,
 )
-from ..values.orders import Move, SupportMove
+from ..values.orders import Move
 from ..values.position import Unit
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
 from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
@@ -47,7 +48,12 @@ class CpModel(cp_model.CpModel):
         pass
 
 
-Lit = cp_model.IntVar | bool
+Lit: TypeAlias = Any
+"""A literal of an equation: True, False, a CP-SAT Boolean variable, or (when propagation
+reads the same equations, `solver.judge.propagate`) an unknown.  The equations are written
+once over all of them, so the type is left open."""
+Strength: TypeAlias = Any
+"""An integer strength: an int, a CP-SAT linear expression, or (propagation) an interval."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +239,8 @@ class TurnModel:
     """A CP-SAT model over some of a turn's decisions, with the dependencies it read."""
 
     structure: Structure
-    fixed: Mapping[Decision, bool]
-    model: cp_model.CpModel = field(default_factory=CpModel)
+    fixed: dict[Decision, bool]
+    model: Any = field(default_factory=CpModel)  # None when propagation reads the equations
     lits: dict[Decision, cp_model.IntVar] = field(default_factory=dict)
     depends: dict[Decision, set[Decision]] = field(default_factory=dict)
     _reads: set[Decision] | None = None  # what the equation being defined has read
@@ -256,7 +262,7 @@ class TurnModel:
         value = self.fixed.get(decision)
         return self.structure.trivial.get(decision) if value is None else value
 
-    def equivalent(self, target: Lit, conjunction: list[Lit]) -> None:
+    def equivalent(self, target: Lit, conjunction: Sequence[Lit]) -> None:
         """target <=> AND(conjunction) for a variable target, constants folded."""
         terms = [c for c in conjunction if c is not True]
         if any(c is False for c in terms):
@@ -267,7 +273,7 @@ class TurnModel:
             self.model.add_bool_and(terms).only_enforce_if(target)
             self.model.add_bool_or([_negate(t) for t in terms] + [target])
 
-    def any_of(self, lits: list[Lit], name: str) -> Lit:
+    def any_of(self, lits: Sequence[Lit], name: str) -> Lit:
         """A literal equal to OR(lits)."""
         lits = [x for x in lits if x is not False]
         if any(x is True for x in lits):
@@ -278,7 +284,9 @@ class TurnModel:
         self.equivalent(_negate(var), [_negate(x) for x in lits])
         return var
 
-    def switch(self, name: str, upper: int, cases: list[tuple[tuple[Lit, ...], object]]):
+    def switch(
+        self, name: str, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
+    ) -> Strength:
         """An integer equal to the value of the case whose literals all hold; the cases are
         exhaustive and exclusive, so the integer is fixed by the booleans."""
         live = [
@@ -295,7 +303,7 @@ class TurnModel:
                 constraint.only_enforce_if(list(lits))
         return var
 
-    def total(self, lits: Iterable[Lit]):
+    def total(self, lits: Iterable[Lit]) -> Strength:
         """Sum of literals; an int when all are constants."""
         lits = list(lits)
         constant = sum(1 for x in lits if x is True)
@@ -305,7 +313,7 @@ class TurnModel:
         total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
         return total + constant if constant else total
 
-    def beats(self, a, b, name: str) -> Lit:
+    def beats(self, a: Strength, b: Strength, name: str) -> Lit:
         """A literal equal to a > b."""
         if isinstance(a, int) and isinstance(b, int):
             return a > b
@@ -340,13 +348,13 @@ class TurnModel:
         over_land = [_negate(self.lit((SEA, x))) for x in pair]
         if len(over_land) < 2:
             return over_land[0] if over_land else True
-        return self.both(*over_land, f"head to head[{'-'.join(pair)}]")
+        return self.both(over_land[0], over_land[1], f"head to head[{'-'.join(pair)}]")
 
     def both(self, a: Lit, b: Lit, name: str) -> Lit:
         """A literal equal to a AND b."""
         return self.all_of([a, b], name)
 
-    def all_of(self, lits: list[Lit], name: str) -> Lit:
+    def all_of(self, lits: Sequence[Lit], name: str) -> Lit:
         """A literal equal to AND(lits)."""
         terms = [x for x in lits if x is not True]
         if any(x is False for x in terms):
@@ -403,7 +411,7 @@ class TurnModel:
                 intact.append(_negate(self.lit((PATH, m))))
         self.equivalent(target, intact)
 
-    def supports(self, mover: str, excluding_power: str | None = None):
+    def supports(self, mover: str, excluding_power: str | None = None) -> Strength:
         """The number of given supports for a move (optionally not counting one power's)."""
         supporters = self.structure.move_supports.get(mover)
         if not supporters:
@@ -414,7 +422,7 @@ class TurnModel:
             if excluding_power is None or self.structure.unit_at[q].power != excluding_power
         )
 
-    def attack(self, m: str):
+    def attack(self, m: str) -> Strength:
         """ATTACK strength of a move (DATC 5, with no help to dislodge one's own unit)."""
         s = self.structure
         q = s.moves[m].dest.province
@@ -443,13 +451,13 @@ class TurnModel:
             [((_negate(path),), 0), ((path, leaves), full), ((path, _negate(leaves)), stay)],
         )
 
-    def prevent(self, m: str):
+    def prevent(self, m: str) -> Strength:
         """PREVENT strength: nothing without a path or after losing a head-to-head battle."""
         s = self.structure
         path = self.lit((PATH, m))
         upper = 1 + len(s.move_supports.get(m, ()))
         full = 1 + self.supports(m)
-        cases = [((_negate(path),), 0)]
+        cases: list[tuple[tuple[Lit, ...], Strength]] = [((_negate(path),), 0)]
         other = s.opposing.get(m)
         beaten = None
         if other is not None:  # lost a head-to-head battle
@@ -467,7 +475,7 @@ class TurnModel:
             cases.append(((path,), full))
         return self.switch(f"prevent[{s.text[m]}]", upper, cases)
 
-    def hold(self, q: str):
+    def hold(self, q: str) -> Strength:
         """HOLD strength of a province."""
         s = self.structure
         if q not in s.unit_at:
@@ -556,7 +564,7 @@ def protected(s: Structure, m: str, p: str, aim: str) -> bool:
         return False
     rule = s.rules.convoy_cut
     support = s.supports[p]
-    into = support.dest.province if isinstance(support.order, SupportMove) else None
+    into = support.dest.province if support.dest is not None else None
     by_fleet = s.unit_at[p].type is UnitType.FLEET
     if rule is ConvoyCut.RULE_1971:  # a fleet supporting a fleet against one of its convoy
         fleet_move = s.unit_at[support.target].type is UnitType.FLEET

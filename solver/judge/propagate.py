@@ -11,10 +11,10 @@ it does not, the caller hands the turn to CP-SAT and the fallback layer unchange
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..values.decisions import Decision
-from .model import Structure, TurnModel
+from .model import Lit, Strength, Structure, TurnModel
 
 
 class Unknown:
@@ -65,7 +65,7 @@ class Propagation(TurnModel):
     The shapes are written as plain loops: they run for nearly every literal of the turn, on
     lists of one to four items, where generator expressions cost more than the work."""
 
-    def lit(self, decision: Decision):
+    def lit(self, decision: Decision) -> Lit:
         if self._reads is not None:
             self._reads.add(decision)
         value = self.fixed.get(decision)  # `constant`, inlined: this is the hottest call
@@ -75,13 +75,14 @@ class Propagation(TurnModel):
                 return Unknown(decision)
         return value
 
-    def equivalent(self, target, conjunction) -> None:
+    def equivalent(self, target: Lit, conjunction: Sequence[Lit]) -> None:
         value = self.all_of(conjunction, "")
         if value is not _UNKNOWN and isinstance(target, Unknown):
+            assert target.decision is not None  # a decision's own literal
             self.found[target.decision] = value if target.positive else not value
 
-    def all_of(self, lits, name: str):
-        value = True
+    def all_of(self, lits: Sequence[Lit], name: str) -> Lit:
+        value: Lit = True
         for x in lits:
             if x is False:
                 return False
@@ -89,8 +90,8 @@ class Propagation(TurnModel):
                 value = _UNKNOWN
         return value
 
-    def any_of(self, lits, name: str):
-        value = False
+    def any_of(self, lits: Sequence[Lit], name: str) -> Lit:
+        value: Lit = False
         for x in lits:
             if x is True:
                 return True
@@ -98,8 +99,11 @@ class Propagation(TurnModel):
                 value = _UNKNOWN
         return value
 
-    def switch(self, name: str, upper: int, cases):
-        low = high = None
+    def switch(
+        self, name: str, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
+    ) -> Strength:
+        low: int | None = None
+        high: int | None = None
         for lits, value in cases:
             holds = True
             for x in lits:
@@ -113,9 +117,10 @@ class Propagation(TurnModel):
                 v_low, v_high = (value.low, value.high) if isinstance(value, Span) else (value,) * 2
                 low = v_low if low is None else min(low, v_low)
                 high = v_high if high is None else max(high, v_high)
+        assert low is not None and high is not None  # the cases are exhaustive
         return Span(low, high)
 
-    def total(self, lits: Iterable):
+    def total(self, lits: Iterable[Lit]) -> Strength:
         constant = unknown = 0
         for x in lits:
             if x is True:
@@ -124,7 +129,7 @@ class Propagation(TurnModel):
                 unknown += 1
         return Span(constant, constant + unknown) if unknown else constant
 
-    def beats(self, a, b, name: str):
+    def beats(self, a: Strength, b: Strength, name: str) -> Lit:
         a_low, a_high = (a.low, a.high) if isinstance(a, Span) else (a, a)
         b_low, b_high = (b.low, b.high) if isinstance(b, Span) else (b, b)
         if a_low > b_high:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
-from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
+from ..values.orders import Hold
 from ..values.outcomes import (
     BackupRule,
     Bounced,
@@ -21,7 +21,7 @@ from ..values.outcomes import (
 from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Core, Resolution, Retreating
 from .fallback import Settlement
-from .legality import Checked, Status, Turn
+from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .model import Structure, cuts
 from .retreat_options import retreat_options
 
@@ -208,15 +208,13 @@ def _result(
     paradox_of: Mapping[Decision, Core],
 ) -> tuple[Result, Reason | None]:
     """The result of an order in force, and its reason (None: whatever dislodged it)."""
-    order = checked.given.order
-    match order:
-        case Hold():
-            return Result.STANDS, None
-        case Move():
+    match checked:
+        case CheckedMove():
             core = paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))
             if decided(MOVE, p):
-                circular = core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT
-                return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels) if circular else None
+                if core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT:
+                    return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels)
+                return Result.SUCCEEDS, None
             if not checked.reachable:
                 return Result.FAILS, checked.reason
             if not decided(PATH, p):
@@ -226,19 +224,21 @@ def _result(
             if q in s.unit_at:
                 blockers.insert(0, s.names[q])
             return Result.FAILS, Bounced(tuple(blockers))
-        case SupportHold() | SupportMove():
+        case CheckedSupport():
             if decided(SUPPORT, p):
                 return Result.GIVEN, None
-            aim = checked.dest.province if isinstance(order, SupportMove) else checked.target
+            aim = checked.dest.province if checked.dest is not None else checked.target
             cutters = tuple(
                 s.names[m]
                 for m in s.attackers.get(p, ())
                 if cuts(s, m, p, aim) and decided(PATH, m)
             )
             return Result.CUT, CutBy(cutters) if cutters else None
-        case Convoy():
+        case CheckedConvoy():
             if decided(CONVOY, p):
                 return Result.AVAILABLE, None
             core = paradox_of.get((CONVOY, p))
             return Result.DISRUPTED, ParadoxRule(core.rule, core.labels) if core else None
-    raise AssertionError(f"not a movement order in force: {order}")
+    if isinstance(checked.order, Hold):
+        return Result.STANDS, None
+    raise AssertionError(f"not a movement order in force: {checked.order}")

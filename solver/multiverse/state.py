@@ -21,6 +21,7 @@ from ..values.decisions import Decision
 from ..values.notation import parse_given
 from ..values.orders import (
     Given,
+    Order,
     Place,
     UnitRef,
     Waive,
@@ -304,11 +305,11 @@ class MultiverseStep:
 
 
 # -- coordinates -----------------------------------------------------------------------------
-def _places(order, change: Callable[[Place], Place]):
+def _places(order: Order, change: Callable[[Place], Place]) -> Order:
     """The order with `change` applied to every place it names."""
     if isinstance(order, Waive):
         return order
-    fields = {}
+    fields: dict[str, Any] = {}
     place = change(order.unit.place)
     if place is not order.unit.place:
         fields["unit"] = replace(order.unit, place=place)
@@ -361,7 +362,7 @@ def _board_of(place: Place) -> BoardKey | None:
     return (place.timeline, place.turn)
 
 
-def _boards_named(order) -> set[BoardKey]:
+def _boards_named(order: Order) -> set[BoardKey]:
     return {
         (p.timeline, p.turn)
         for p in named_places(order)
@@ -369,7 +370,7 @@ def _boards_named(order) -> set[BoardKey]:
     }
 
 
-def _plain(order):
+def _plain(order: Order) -> Order:
     """The order on a single board: coordinates dropped."""
     return _places(order, lambda p: Place(p.province, p.coast))
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from topology import Location
 
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
-from ..judge.fallback import settle
+from ..judge.fallback import Settlement, settle
 from ..judge.legality import CheckedMove, Turn, analyse, destination
 from ..judge.model import Structure
 from ..judge.resolution import as_it_stands, resolve
@@ -33,6 +34,7 @@ from ..values.orders import (
     Convoy,
     Disband,
     Given,
+    Place,
     Retreat,
     Waive,
 )
@@ -86,24 +88,27 @@ def step(
             gc.enable()
 
 
-def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> MultiverseStep:
+def _step(
+    mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config: SolverConfig | None
+) -> MultiverseStep:
     heads = mv.heads()
     givens = [complete(mv, g, heads) for g in orders]
     head_keys = {b.key for b in heads.values()}
     outcomes: list[Outcome | None] = [None] * len(givens)
     by_head: dict[BoardKey, list[int]] = {k: [] for k in head_keys}
     for i, given in enumerate(givens):
-        key = _board_of(given.order.unit.place) if not isinstance(given.order, Waive) else None
-        if key in by_head:
+        place = given.order.unit.place if not isinstance(given.order, Waive) else None
+        key = _board_of(place) if place is not None else None
+        if key is not None and key in by_head:
             by_head[key].append(i)
         else:
-            where = given.order.unit.place.text(mv.map) if key is not None else "its board"
+            where = place.text(mv.map) if place is not None and key is not None else "its board"
             reason = Illegal.because(Illegality.NOT_ON_A_HEAD, where)
             outcomes[i] = Outcome(given, Result.ILLEGAL, reason=reason)
 
     boards = {b.key: b for b in mv.boards}
     new_boards: dict[BoardKey, MBoard] = {}
-    movement_heads = set()
+    movement_heads: set[BoardKey] = set()
     one_phase = rules.multiverse_step is StepScope.PHASE
     for key, indices in sorted(by_head.items()):
         owed = boards[key].position.phase.kind is not PhaseKind.MOVEMENT
@@ -124,8 +129,8 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
         for i in by_head[k]:
             busy = sorted(_boards_named(givens[i].order) & elsewhere)
             if outcomes[i] is None and busy:
-                owed = heads[busy[0][0]].position.phase
-                why = Illegal.because(Illegality.BOARD_BUSY, _board_name(busy[0]), owed)
+                phase = heads[busy[0][0]].position.phase
+                why = Illegal.because(Illegality.BOARD_BUSY, _board_name(busy[0]), phase)
                 outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=why)
     moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
     forks: list[Fork] = []
@@ -144,10 +149,19 @@ def _step(mv: Multiverse, orders: Sequence[Given], rules: RuleBook, config) -> M
     for fork in forks:
         origins[fork.timeline] = fork.source
     after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
-    return MultiverseStep(mv, tuple(outcomes), revised, tuple(forks), after, resolution)
+    adjudicated = tuple(o for o in outcomes if o is not None)
+    assert len(adjudicated) == len(outcomes)  # every order has its outcome
+    return MultiverseStep(mv, adjudicated, revised, tuple(forks), after, resolution)
 
 
-def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool) -> MBoard:
+def _settle_owed(
+    head: MBoard,
+    givens: Sequence[Given],
+    indices: Sequence[int],
+    outcomes: list[Outcome | None],
+    rules: RuleBook,
+    one_phase: bool,
+) -> MBoard:
     """Settle the retreat and adjustment phases a head owes, from the orders for them
     (missing retreats disband, builds not ordered are waived, missing disbands go to civil
     disorder); orders of those kinds that nothing owes are illegal."""
@@ -160,23 +174,25 @@ def _settle_owed(head: MBoard, givens, indices, outcomes, rules, one_phase: bool
             for i in waiting
             if isinstance(givens[i].order, Retreat)
             or (
-                isinstance(givens[i].order, Disband)
-                and givens[i].order.unit.place.province in dislodged
+                isinstance(order := givens[i].order, Disband)
+                and order.unit.place.province in dislodged
             )
         ]
-        done = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine], rules)
-        for i, outcome in zip(mine, done.outcomes, strict=True):
+        retreated = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine], rules)
+        for i, outcome in zip(mine, retreated.outcomes, strict=True):
             outcomes[i] = replace(outcome, given=givens[i])
         waiting = [i for i in waiting if i not in mine]
-        position = done.after
+        position = retreated.after
     if position.phase.kind is PhaseKind.ADJUSTMENT and not (
         one_phase and head.position.phase.kind is PhaseKind.RETREAT
     ):
-        done = adjudicate_adjustments(position, [_plain_given(givens[i]) for i in waiting], rules)
-        for i, outcome in zip(waiting, done.outcomes, strict=True):
+        adjusted = adjudicate_adjustments(
+            position, [_plain_given(givens[i]) for i in waiting], rules
+        )
+        for i, outcome in zip(waiting, adjusted.outcomes, strict=True):
             outcomes[i] = replace(outcome, given=givens[i])
         waiting = []
-        position = done.after
+        position = adjusted.after
     for i in waiting:
         reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn))
         outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
@@ -187,9 +203,18 @@ def _plain_given(given: Given) -> Given:
     return replace(given, order=_plain(given.order))
 
 
-def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, config):
+def _movement(
+    mv: Multiverse,
+    boards: Mapping[BoardKey, MBoard],
+    heads: set[BoardKey],
+    givens: list[Given],
+    rules: RuleBook,
+    config: SolverConfig | None,
+) -> tuple[Resolution, tuple[Outcome, ...], list[Fork], dict[BoardKey, MBoard]]:
+    """The joint movement of the heads and of the past boards the orders reach: its
+    resolution, the recorded orders adjudicated again, the forks and the boards made."""
     origins = mv.origin_map()
-    past = set()
+    past: set[BoardKey] = set()
     for given in givens:
         past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
     while True:
@@ -208,8 +233,9 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     revised = tuple(resolution.outcomes[index[g]] for g in history)
     recorded_moves: dict[Decision, bool] = {}
     for key in past | context:
-        if boards[key].record is not None:
-            recorded_moves.update(boards[key].record.decisions)
+        record = boards[key].record
+        if record is not None:
+            recorded_moves.update(record.decisions)
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
     per_board = _split_results(resolution, turn, ordered_now)
@@ -245,12 +271,31 @@ def _movement(mv, boards, heads: set[BoardKey], givens: list[Given], rules, conf
     return resolution, revised, forks, advanced
 
 
-def _joint_turn(boards, heads, past, givens, origins, rules, config):
+class _Joint(NamedTuple):
+    """A joint turn, settled: and what went into it."""
+
+    turn: Turn
+    structure: Structure
+    settled: Settlement
+    history: list[Given]  # the recorded orders of the past boards adjudicated again
+    context: set[BoardKey]  # boards taking part with their recorded decisions
+    every: list[Given]  # every order of the turn, in order
+
+
+def _joint_turn(
+    boards: Mapping[BoardKey, MBoard],
+    heads: set[BoardKey],
+    past: set[BoardKey],
+    givens: list[Given],
+    origins: Mapping[int, BoardKey | None],
+    rules: RuleBook,
+    config: SolverConfig | None,
+) -> _Joint:
     """The joint turn of the heads and the past boards to adjudicate again, with the boards
     their records name as context (recorded decisions fixed), settled."""
     touched = heads | past
     # The recorded orders of those past boards: their own and those that acted on them.
-    history = list(dict.fromkeys(g for k in sorted(past) for g in boards[k].record.orders))
+    history = list(dict.fromkeys(g for k in sorted(past) for g in _recorded(boards[k])))
     # Boards those orders name take part too, with their recorded decisions.
     # So do the boards their own recorded orders name, and so on: a recorded move must find
     # its destination in the joint turn, or the unit would stay where another arrives.
@@ -262,17 +307,17 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
                 context.add(k)
                 frontier += _recorded(boards[k])
     joint = touched | context
-    links = set()
+    links: set[tuple[BoardKey, BoardKey]] = set()
     for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
         named = sorted(k for k in _boards_named(given.order) if k in joint)
         links |= {(a, b) for a in named for b in named if a < b}
-    convoying: dict[tuple, set[BoardKey]] = {}  # a chain of fleets may cross boards too
+    convoying: dict[tuple[Place, Place], set[BoardKey]] = {}  # fleets may cross boards too
     for given in givens:
         if isinstance(given.order, Convoy):
             key = (given.order.army.place, given.order.dest)
             convoying.setdefault(key, set()).update(_boards_named(given.order))
-    for named in convoying.values():
-        links |= {(a, b) for a in named for b in named if a < b}
+    for boards_of in convoying.values():
+        links |= {(a, b) for a in boards_of for b in boards_of if a < b}
     base = boards[min(heads)].position.map
     st_board = spacetime_board(base, joint, origins, links)
 
@@ -286,8 +331,9 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
     fixed = {
         d: v
         for key in sorted(context)
-        if boards[key].record is not None
-        for d, v in boards[key].record.decisions.items()
+        for record in [boards[key].record]
+        if record is not None
+        for d, v in record.decisions.items()
         if parts(d[1])[1] == key
     }
     turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
@@ -295,10 +341,16 @@ def _joint_turn(boards, heads, past, givens, origins, rules, config):
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     free = _acting_on(turn, touched)
     fixed = {d: v for d, v in fixed.items() if d not in free}
-    return turn, structure, settle(structure, config, fixed), history, context, every
+    return _Joint(turn, structure, settle(structure, config, fixed), history, context, every)
 
 
-def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[BoardKey]):
+def _spilled(
+    turn: Turn,
+    values: Mapping[Decision, bool],
+    boards: Mapping[BoardKey, MBoard],
+    past: set[BoardKey],
+    context: set[BoardKey],
+) -> set[BoardKey]:
     """Context boards to adjudicate again: the board a re-adjudicated recorded move goes to,
     and the board of a context move freed because it goes to a re-adjudicated board, when
     the move comes out differently from its record (a unit would arrive where another stays,
@@ -311,7 +363,8 @@ def _spilled(turn: Turn, values, boards, past: set[BoardKey], context: set[Board
         into = {key} if key in context else _boards_named(checked.given.order) & context
         if not into or into <= spilled:
             continue
-        recorded = boards[key].record.decisions if boards[key].record is not None else {}
+        record = boards[key].record
+        recorded = record.decisions if record is not None else {}
         d = (MOVE, unit.province)
         if d in recorded and values.get(d) != recorded[d]:
             spilled |= into
@@ -331,7 +384,10 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
     return free
 
 
-def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]):
+PerBoard = dict[BoardKey, tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]]]
+
+
+def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]) -> PerBoard:
     """Units after the movement, dislodged units and standoffs, by board, on the plain map.
 
     A unit that went to another board by an order recorded earlier arrived there then, and
@@ -380,7 +436,9 @@ def _records(
     acted on it (moves, supports and convoys into it), with their decisions and outcomes."""
     mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
     for i, checked in enumerate(turn.checked[:count]):
-        boards = {_board_of(checked.given.order.unit.place)}
+        order = checked.given.order
+        here = _board_of(order.unit.place) if not isinstance(order, Waive) else None
+        boards = {here} if here is not None else set()
         dest = destination(checked)
         if dest is not None:
             boards.add(parts(dest.province)[1])

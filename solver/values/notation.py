@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize
@@ -184,6 +185,7 @@ class _Parser:
         if not self.at_timeline_prefix():
             return None
         token = self.peek()
+        assert token is not None  # at_timeline_prefix saw it
         self.i += 2
         return timeline_index(token.text)
 
@@ -223,17 +225,17 @@ class _Parser:
         for end, key in reversed(spans):
             if len(" ".join(key)) < 3:
                 continue
-            codes = self.board.candidates_by_prefix(key)
-            if len(codes) == 1:
+            candidates = self.board.candidates_by_prefix(key)
+            if len(candidates) == 1:
                 self.i = end
-                return codes[0]
-            if codes:
-                raise self._ambiguous(start, codes)
+                return candidates[0]
+            if candidates:
+                raise self._ambiguous(start, candidates)
         raise OrderSyntaxError(
             f"expected a province, found unknown name {start.text!r}", self.text, start.column
         )
 
-    def _ambiguous(self, token: _Token, codes) -> OrderSyntaxError:
+    def _ambiguous(self, token: _Token, codes: Iterable[str]) -> OrderSyntaxError:
         names = ", ".join(sorted(self.board.province(c).name for c in codes))
         return OrderSyntaxError(
             f"ambiguous province name {token.text!r}: could be {names}", self.text, token.column
@@ -450,7 +452,8 @@ class _DaideParser(_Parser):
     """DAIDE order syntax: `( ( ENG FLT NTH ) CVY ( ENG AMY LON ) CTO NWY )`."""
 
     def given(self) -> Given:
-        wrapped = self.peek(1) is not None and self.peek(1).text == "("
+        second = self.peek(1)
+        wrapped = second is not None and second.text == "("
         if wrapped:
             self.expect_punct("(", "'('")
         power, order = self.daide_order()
@@ -495,7 +498,8 @@ class _DaideParser(_Parser):
         return Place(self.province())
 
     def daide_order(self) -> tuple[str | None, Order]:
-        if self.peek(2) is not None and self.peek(2).folded == "wve":  # ( ENG WVE )
+        third = self.peek(2)
+        if third is not None and third.folded == "wve":  # ( ENG WVE )
             self.expect_punct("(", "'('")
             power = self.daide_power()
             self.i += 1
@@ -519,7 +523,7 @@ class _DaideParser(_Parser):
                 dest = self.daide_place()
                 if self.accept_word({"via"}):  # the route is not part of the order (DATC 4.A.6)
                     self.expect_punct("(", "'(' opening the convoy route")
-                    while self.peek() is not None and self.peek().text != ")":
+                    while (token := self.peek()) is not None and token.text != ")":
                         self.province()
                     self.expect_punct(")", "')' closing the convoy route")
                 return power, Move(unit, dest, via_convoy=True)

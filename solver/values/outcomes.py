@@ -12,6 +12,7 @@ import enum
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 from .orders import Given
 
@@ -175,12 +176,15 @@ _INVALID: dict[Invalidity, str] = {
 }
 
 
+Code = TypeVar("Code", Illegality, Invalidity)
+
+
 @cache
-def _readers(codes: type[Illegality] | type[Invalidity]) -> list[tuple[re.Pattern[str], str]]:
+def _readers(codes: type[Code]) -> list[tuple[re.Pattern[str], Code]]:
     """Each code's sentence as a pattern: those that open with fixed words first (a sentence
     may end with another, "the supported move is impossible: ..."), then the most specific
     (the longest fixed text) first."""
-    found = []
+    found: list[tuple[re.Pattern[str], Code, tuple[bool, int]]] = []
     for code in codes:
         fixed = code.template.split("{}")
         pattern = "(.+)".join(re.escape(part) for part in fixed)
@@ -189,8 +193,9 @@ def _readers(codes: type[Illegality] | type[Invalidity]) -> list[tuple[re.Patter
     return [(pattern, code) for pattern, code, _ in found]
 
 
-def _code_of(codes, text: str):
-    for pattern, code in _readers(codes):
+def _code_of(codes: type[Code], text: str) -> Code:
+    readers: list[tuple[re.Pattern[str], Code]] = _readers(codes)
+    for pattern, code in readers:
         if pattern.fullmatch(text):
             return code
     raise ValueError(f"no {codes.__name__} reads {text!r}")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from topology import Board, BoardView, Kind, Location, Province, UnitType, UnknownNameError
 
 from ..errors import DipsatError, PositionError
 from .orders import CODES, Names
+
+T = TypeVar("T")
 
 
 class Season(enum.Enum):
@@ -130,7 +133,7 @@ class Position:
     standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
     board: BoardView = field(kw_only=True)
     _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
-    _memo: dict = field(init=False, repr=False, compare=False)
+    _memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # units stand in distinct provinces, so their places alone order them
@@ -210,11 +213,12 @@ class Position:
 
         return board_svg(Scene(self), whole=True)
 
-    def derived(self, key, compute):
+    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
         """A value computed from this (immutable) position once and kept with it."""
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        found: T = self._memo[key]
+        return found
 
     def unit_in(self, province: str) -> Unit | None:
         """The unit standing in a province (any coast), or None."""

@@ -89,11 +89,11 @@ class _Reader:
             order = parse_given(text, self.board).order
         except OrderSyntaxError as err:
             raise PositionError(err.message, number, column + err.column - 1) from None
-        place = order.unit.place if isinstance(order, Hold) else None
-        if place is None or order.unit.type is None:
+        if not isinstance(order, Hold) or order.unit.type is None:
             raise PositionError(
                 f"expected a unit such as 'A Paris', found {text!r}", number, column
             )
+        place = order.unit.place
         if place.timeline is not None or place.turn is not None:
             raise PositionError("a position is one board: no timelines or turns", number, column)
         unit = Unit(Location(place.province, place.coast), order.unit.type, power)

@@ -15,7 +15,7 @@ Every policy is explained, with the cases that show it, in docs/rules.md.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, get_type_hints
 
 from ..errors import CaseFormatError, DipsatError
@@ -140,32 +140,31 @@ class RuleBook:
 
 
 DATC_2025 = RuleBook("2025")
-_OLD = {
-    "retreat_to_convoy_origin": False,
-    "civil_disorder": CivilDisorder.HOME_CENTRES,
-}
+_OLD = RuleBook(
+    "old", retreat_to_convoy_origin=False, civil_disorder=CivilDisorder.HOME_CENTRES
+)  # what the editions before 2023 share
 EDITIONS: dict[str, RuleBook] = {
-    "1971": RuleBook(
-        "1971",
+    "1971": replace(
+        _OLD,
+        name="1971",
         multi_route=MultiRoute.ANY_ROUTE,
         convoy_cut=ConvoyCut.RULE_1971,
         convoy_paradox=ConvoyParadox.NONE,
         convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
-        **_OLD,
     ),
-    "1982": RuleBook(
-        "1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE, **_OLD
+    "1982": replace(
+        _OLD, name="1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE
     ),
-    "2000": RuleBook(
-        "2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE, **_OLD
+    "2000": replace(
+        _OLD, name="2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE
     ),
     "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
     "2025": DATC_2025,
-    "dptg": RuleBook(
-        "dptg",
+    "dptg": replace(
+        _OLD,
+        name="dptg",
         convoy_paradox=ConvoyParadox.DPTG,
         convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
-        **_OLD,
     ),
 }
 WEBDIPLOMACY = RuleBook(
@@ -200,7 +199,7 @@ def policy_table(book: RuleBook) -> dict[str, str | bool]:
     }
 
 
-def from_policy_table(name: str, table: dict, where: str) -> RuleBook:
+def from_policy_table(name: str, table: dict[str, Any], where: str) -> RuleBook:
     """A rule book from a complete table of policies (`policy_table`).
 
     Raises:
