@@ -25,8 +25,7 @@ LAYERS: dict[str, set[str]] = {
     "solver.multiverse": CORE | {"solver.judge", "solver.cycle"},
     "solver.formats": CORE | {"solver.judge", "solver.cycle", "solver.multiverse"},
     # renderers draw values: the multiverse's state, results and case files, never the judge
-    "solver.render": CORE
-    | {"solver.formats", "solver.multiverse.state", "solver.judge.resolution"},
+    "solver.render": CORE | {"solver.formats", "solver.multiverse.state"},
     "solver.tools": CORE
     | {
         "solver.judge",
