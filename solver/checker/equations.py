@@ -2,10 +2,11 @@
 the adjudicator.
 
 `check_resolution` reads the orders afresh (`solver.checker.reading`), works out the turn
-they make (`solver.checker.turn`), and verifies each equation against it — MOVE, PATH and
-SEA, SUPPORT, CONVOY, DISLODGED — from the strengths recomputed here.  A decision set by
-a backup rule is exempt from its own equation but must follow the rule; a decision kept
-from history is exempt.
+they make (`solver.checker.turn`), and verifies the resolution against it: the verdict on
+each order and the set of decisions (`solver.checker.verdicts`), each equation — MOVE,
+PATH and SEA, SUPPORT, CONVOY, DISLODGED — from the strengths recomputed here, and the
+outcomes and dislodgements the decisions make.  A decision set by a backup rule is exempt
+from its own equation but must follow the rule; a decision kept from history is exempt.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
 from .claim import Claim
 from .decided import Decided
 from .turn import Turn
+from .verdicts import (
+    decision_set_problems,
+    dislodgement_problems,
+    outcome_problems,
+    standoff_problems,
+    verdict_problems,
+)
 
 _RULE_VALUE = {
     "szykman": False,  # the convoys of the paradox fail
@@ -33,7 +41,13 @@ def check_resolution(resolution: Claim) -> list[str]:
     """Every problem with the resolution, named; an empty list when the checker agrees."""
     turn = Turn.read(resolution.position, resolution.orders, resolution.rules)
     decided = Decided(turn, resolution.values)
-    return Equations(resolution, turn, decided).problems()
+    problems = verdict_problems(resolution, turn)
+    problems += decision_set_problems(resolution, turn)
+    problems += Equations(resolution, turn, decided).problems()
+    problems += outcome_problems(resolution, turn, decided)
+    problems += dislodgement_problems(resolution, turn, decided)
+    problems += standoff_problems(resolution, turn, decided)
+    return problems
 
 
 class Strengths:
