@@ -3,12 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import random
 
 import pytest
 from conftest import all_cases
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import solver.judge.legality as legality
+import solver.judge.model as model
+import solver.judge.movement as movement
+import solver.judge.routes as judge_routes
+import solver.multiverse.step as multiverse_step
 from solver.checker.equations import check_resolution
+from solver.cycle.game import advance
 from solver.judge.movement import adjudicate
+from solver.multiverse.state import Multiverse
+from solver.multiverse.step import step
+from solver.tools.crosscheck.generate import random_turn
+from solver.values.decisions import SUPPORT
+from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
+from solver.values.outcomes import Illegality, Invalidity, Result
+from solver.values.resolution import Resolution
+from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook
+from topology import COASTS, Kind, Location, UnitType
 
 CASES = {c.id: c for c in all_cases()}
 
@@ -51,3 +70,274 @@ def test_forced_decision_must_follow_its_rule():
         resolution, values={**resolution.values, decision: not resolution.forced[decision]}
     )
     assert any("backup rule" in p for p in check_resolution(tampered))
+
+
+def test_the_checker_reads_only_the_public_claim():
+    """The judge's working (`resolution.turn`) is no part of what the checker reads."""
+    for case in [c for c in CASES.values() if c.movement is not None and not c.multiverse]:
+        resolution = dataclasses.replace(resolve(case.id), turn=None)
+        assert check_resolution(resolution) == [], case.id
+
+
+@pytest.mark.parametrize(
+    ("case_id", "index", "verdict"),
+    [("6.D.9", 2, "invalid"), ("6.A.1", 0, "illegal"), ("6.B.11", 0, "active")],
+)
+def test_a_wrong_verdict_is_named(case_id, index, verdict):
+    """An outcome that says illegal or invalid against the checker's reading is named."""
+    resolution = resolve(case_id)
+    outcomes = list(resolution.outcomes)
+    wrong = Result.INVALID if verdict != "invalid" else Result.GIVEN
+    outcomes[index] = dataclasses.replace(outcomes[index], result=wrong)
+    problems = check_resolution(dataclasses.replace(resolution, outcomes=tuple(outcomes)))
+    assert any(f"the checker reads it as {verdict}" in p for p in problems), problems
+
+
+def test_a_missing_or_extra_decision_is_named():
+    resolution = resolve("6.C.4")  # a convoyed army: it has a path decision
+    path = next(d for d in resolution.values if d[0] == "path")
+    values = {d: v for d, v in resolution.values.items() if d != path}
+    problems = check_resolution(dataclasses.replace(resolution, values=values))
+    assert any(p.startswith("the resolution lacks the decision path[") for p in problems)
+    extra = {**resolution.values, (SUPPORT, "nth"): True}
+    problems = check_resolution(dataclasses.replace(resolution, values=extra))
+    assert any(p.startswith("the resolution decides support[") for p in problems), problems
+
+
+# -- fault injection: break the adjudicator, never the checker --------------------------------
+# Each fault breaks one rule in the adjudicator's legality or its convoy routes.  The checker
+# imports neither (tests/test_layers.py), so the patch cannot reach it: wherever a fault
+# changes what the adjudicator says about a case, under any rule book, the checker must
+# object to some resolution of that case.
+
+BOOKS = sorted(RULE_BOOKS)
+
+
+def play(case, rules):
+    """Every phase of a case: the outcomes' labels, and the movement resolutions (the
+    adjudicator raising is a loud failure: it counts as an objection)."""
+    labels, resolutions = [], []
+    try:
+        if case.multiverse:
+            mv = Multiverse.start(case.position)
+            for block in case.blocks:
+                done = step(mv, [o.given for o in block.orders], rules)
+                labels.append(tuple(o.label for o in done.outcomes))
+                resolutions += [done.resolution] if done.resolution is not None else []
+                mv = done.after
+        else:
+            position = case.position
+            for block in case.blocks:
+                done = advance(position, [o.given for o in block.orders], rules)
+                labels.append(tuple(o.label for o in done.outcomes))
+                resolutions += [done] if isinstance(done, Resolution) else []
+                position = done.after
+    except Exception as error:  # a fault may leave the adjudicator inconsistent
+        return ("raised", repr(error)), None
+    return tuple(labels), resolutions
+
+
+@functools.cache
+def unfaulted() -> dict[tuple[str, str], tuple]:
+    return {(b, c.id): play(c, RULE_BOOKS[b])[0] for b in BOOKS for c in CASES.values()}
+
+
+def _invalid_reason_unless(drop):
+    """`legality._invalid_reason` that finds nothing wrong with the orders `drop` picks."""
+    found = legality._invalid_reason
+
+    def patched(board, position, in_force, convoys, unit, checked):
+        reason = found(board, position, in_force, convoys, unit, checked)
+        return None if reason is not None and drop(checked, reason) else reason
+
+    return patched
+
+
+def invalid_supports_count(mp):
+    supports = SupportHold | SupportMove
+    mp.setattr(
+        legality,
+        "_invalid_reason",
+        _invalid_reason_unless(lambda c, _: isinstance(c.order, supports)),
+    )
+
+
+def hold_support_for_a_mover_counts(mp):
+    moving = Invalidity.SUPPORTED_UNIT_MOVES
+    mp.setattr(legality, "_invalid_reason", _invalid_reason_unless(lambda _, r: r.code is moving))
+
+
+def nothing_is_invalid(mp):
+    mp.setattr(legality, "_invalid_reason", lambda *args: None)
+
+
+def convoyed_armies_flip_by_convoy(mp):
+    """Every army move that a convoy order names goes over land if it went by convoy, and
+    by convoy if it went over land."""
+    analyse = legality.analyse
+
+    def patched(position, givens, rules=DATC_2025):
+        turn = analyse(position, givens, rules)
+        named = {c.target for _, c in turn.orders if c and isinstance(c.order, Convoy)}
+        flipped = {
+            c.index: dataclasses.replace(c, by_convoy=not c.by_convoy)
+            for u, c in turn.orders
+            if c and isinstance(c.order, Move) and u.type is UnitType.ARMY and u.province in named
+        }
+        checked = tuple(flipped.get(c.index, c) for c in turn.checked)
+        orders = tuple((u, c and flipped.get(c.index, c)) for u, c in turn.orders)
+        return dataclasses.replace(turn, checked=checked, orders=orders)
+
+    mp.setattr(movement, "analyse", patched)
+    mp.setattr(multiverse_step, "analyse", patched)
+
+
+def _routes_changed(mp, change):
+    found = judge_routes.minimal_routes
+
+    def patched(board, origin, dest, fleets):
+        return iter(change(list(found(board, origin, dest, fleets))))
+
+    for module in (judge_routes, legality, model):  # each holds its own name for it
+        mp.setattr(module, "minimal_routes", patched)
+
+
+def routes_lose_their_last_fleet(mp):
+    _routes_changed(mp, lambda routes: [route[:-1] for route in routes])
+
+
+def one_of_several_routes_is_lost(mp):
+    _routes_changed(mp, lambda routes: routes[1:] if len(routes) > 1 else routes)
+
+
+def moves_ignore_borders(mp):
+    """A move (or supported move) to a province the unit does not border, nor reach by
+    any chain of fleets, is legal: it goes over land."""
+    found = legality._move_problem
+    far = {Illegality.UNREACHABLE, Illegality.FLEET_CANNOT_REACH}
+
+    def patched(board, position, unit, dest, coast, exclude=None, rules=DATC_2025):
+        problem, settled, by_convoy = found(board, position, unit, dest, coast, exclude, rules)
+        a_coast_within_reach = board.fleet_coasts_towards(unit.location, dest)
+        if problem is not None and problem.code in far and not a_coast_within_reach:
+            return None, Location(dest), False
+        return problem, settled, by_convoy
+
+    mp.setattr(legality, "_move_problem", patched)
+
+
+def no_swap_by_convoy_in_1971(mp):
+    mp.setattr(legality, "_swaps", lambda *args: False)
+
+
+FAULTS = {
+    # fault: (cases it must change under some rule book, words of an objection it meets)
+    invalid_supports_count: ({"6.B.9", "6.D.9", "6.D.26", "6.H.14"}, "reads it as invalid"),
+    hold_support_for_a_mover_counts: ({"6.D.7", "6.D.8", "6.D.25"}, "reads it as invalid"),
+    nothing_is_invalid: ({"6.D.27", "6.G.8", "6.H.13"}, "reads it as invalid"),
+    convoyed_armies_flip_by_convoy: ({"6.C.5", "6.F.14", "6.G.1"}, "lacks the decision path"),
+    routes_lose_their_last_fleet: ({"6.C.4", "6.D.6", "6.F.10"}, "reads it as active"),
+    one_of_several_routes_is_lost: ({"6.F.9", "6.F.19", "6.F.30"}, "reads it as active"),
+    moves_ignore_borders: ({"6.A.1", "6.B.11", "6.D.28", "MV.1"}, "reads it as illegal"),
+    no_swap_by_convoy_in_1971: ({"6.G.1", "6.G.7"}, "lacks the decision sea"),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.__name__)
+def test_the_checker_objects_wherever_a_fault_changes_the_outcomes(fault, monkeypatch):
+    must_change, objection = FAULTS[fault]
+    before = unfaulted()
+    fault(monkeypatch)
+    changed: dict[tuple[str, str], list[str]] = {}
+    for book in BOOKS:
+        for case in CASES.values():
+            labels, resolutions = play(case, RULE_BOOKS[book])
+            if labels == before[(book, case.id)]:
+                continue
+            if resolutions is None:
+                changed[(book, case.id)] = [f"the adjudicator raised {labels[1]}"]
+            else:
+                changed[(book, case.id)] = [p for r in resolutions for p in check_resolution(r)]
+    ids = {case for _, case in changed}
+    assert must_change <= ids, f"the fault changes {sorted(ids)}"
+    unnoticed = sorted(pair for pair, problems in changed.items() if not problems)
+    assert not unnoticed, f"{len(unnoticed)} of {len(changed)} changes unnoticed: {unnoticed}"
+    assert any(objection in p for problems in changed.values() for p in problems)
+
+
+# -- agreement under any mix of policies --------------------------------------------------------
+POLICY_CHOICES = {
+    name: (False, True) if isinstance(value, bool) else tuple(type(value))
+    for name in POLICIES
+    if not isinstance(value := getattr(DATC_2025, name), str)
+}
+
+
+def _unsettled(rng: random.Random, position, orders: list[Given]) -> list[Given]:
+    """The legal orders of a random turn, some made wrong the ways players get them wrong:
+    a coast written for the unit or its destination, "via convoy" toggled, another power,
+    a second order, a fleet ordered from the coast it is not on (6.B.11), and extra convoys
+    and supports for the moves."""
+    board = position.board
+    units = list(position.units)
+    moves = [g.order for g in orders if isinstance(g.order, Move)]
+    seas = [
+        u for u in units if u.type is UnitType.FLEET and board.province(u.province).kind is Kind.SEA
+    ]
+
+    def any_coast(province: str) -> str | None:
+        return rng.choice((None, *board.province(province).coasts, rng.choice(COASTS)))
+
+    found = []
+    for submitted in orders:
+        order, roll = submitted.order, rng.random()
+        here = order.unit.place
+        if roll < 0.08:
+            order = dataclasses.replace(
+                order, unit=UnitRef(Place(here.province, any_coast(here.province)))
+            )
+        elif roll < 0.16 and hasattr(order, "dest"):
+            dest = order.dest
+            order = dataclasses.replace(order, dest=Place(dest.province, any_coast(dest.province)))
+        elif roll < 0.22 and isinstance(order, Move):
+            order = dataclasses.replace(order, via_convoy=not order.via_convoy)
+        elif roll < 0.25:
+            submitted = dataclasses.replace(submitted, power=rng.choice(board.powers))
+        elif roll < 0.35 and isinstance(order, Move):
+            unit = position.unit_in(here.province)
+            others = [c for c in board.province(here.province).coasts if c != unit.location.coast]
+            if unit.type is UnitType.FLEET and others:
+                there = rng.choice(
+                    board.retreat_neighbours(Location(unit.province, others[0]), unit.type)
+                )
+                order = Move(
+                    UnitRef(Place(here.province, others[0])), Place(there.province, there.coast)
+                )
+        found.append(dataclasses.replace(submitted, order=order))
+        if rng.random() < 0.05:
+            found.append(rng.choice(orders))
+    for _ in range(rng.randint(0, 3) if moves else 0):
+        move, fleet = rng.choice(moves), rng.choice(seas) if seas else rng.choice(units)
+        found.append(
+            Given(fleet.power, Convoy(UnitRef(Place(fleet.province)), move.unit, move.dest))
+        )
+        supporter = rng.choice(units)
+        place = Place(supporter.province, supporter.location.coast)
+        found.append(Given(supporter.power, SupportMove(UnitRef(place), move.unit, move.dest)))
+    rng.shuffle(found)
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 10**9),
+    st.integers(2, 34),
+    st.fixed_dictionaries({n: st.sampled_from(c) for n, c in POLICY_CHOICES.items()}),
+)
+def test_the_checker_agrees_under_any_mix_of_policies(seed, units, policies):
+    """Random turns with orders gone wrong, under rule books no edition has: the checker
+    reads them as the adjudicator does (the named editions: tests/test_properties.py)."""
+    position, orders = random_turn(f"mixed-{seed}", units=(units, units))
+    orders = _unsettled(random.Random(seed), position, orders)
+    resolution = adjudicate(position, orders, RuleBook("mixed", **policies))
+    assert check_resolution(resolution) == [], f"seed {seed}, {units} units, {policies}"

@@ -19,8 +19,7 @@ LAYERS: dict[str, set[str]] = {
     "solver.errors": set(),
     "solver.values": {"solver.errors"},
     "solver.judge": CORE,
-    "solver.checker": CORE
-    | {"solver.judge.legality", "solver.judge.resolution", "solver.judge.routes"},
+    "solver.checker": CORE,
     "solver.cycle": CORE | {"solver.judge"},
     "solver.multiverse": CORE | {"solver.judge", "solver.cycle"},
     "solver.formats": CORE | {"solver.judge", "solver.cycle", "solver.multiverse"},

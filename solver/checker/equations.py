@@ -1,257 +1,257 @@
-"""An independent checker of DATC chapter 5, written without the solver or the model.
+"""An independent checker of a movement resolution, DATC chapter 5, sharing no code with
+the adjudicator.
 
-Given a resolution, it recomputes every strength from the recorded decisions and verifies
-each equation: MOVE, SUPPORT, CONVOY, PATH and DISLODGED.  A decision set by the backup
-rule is exempt from its own equation but must follow the rule.  It shares only the legality
-pre-check with the adjudicator; the equations, head-to-head detection, support matching and
-convoy chains are derived here afresh.
+`check_resolution` reads the orders afresh (`solver.checker.reading`), works out the turn
+they make (`solver.checker.turn`), and verifies the resolution against it: the verdict on
+each order and the set of decisions (`solver.checker.verdicts`), each equation — MOVE,
+PATH and SEA, SUPPORT, CONVOY, DISLODGED — from the strengths recomputed here, and the
+outcomes and dislodgements the decisions make.  A decision set by a backup rule is exempt
+from its own equation but must follow the rule; a decision kept from history is exempt.
 """
 
 from __future__ import annotations
 
-from collections import deque
-
 from topology import Kind, UnitType
 
-from ..judge.legality import Checked, Status
-from ..judge.routes import minimal_routes
-from ..values.orders import Convoy, Move, SupportHold, SupportMove
-from ..values.resolution import Resolution
+from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
+from ..values.orders import Move, SupportMove
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
+from .claim import Claim
+from .decided import Decided
+from .turn import Turn
+from .verdicts import (
+    decision_set_problems,
+    dislodgement_problems,
+    outcome_problems,
+    standoff_problems,
+    verdict_problems,
+)
 
 _RULE_VALUE = {
-    "szykman": False,
-    "circular movement": True,
-    "all fail": False,
-    "all hold": False,
-    "unresolved": False,
+    "szykman": False,  # the convoys of the paradox fail
+    "circular movement": True,  # its moves succeed
+    "all fail": False,  # its moves and supports fail
+    "all hold": False,  # its moves fail
+    "unresolved": False,  # its moves fail, reported as unresolved
 }
+"""The value each backup rule gives the decisions it sets."""
 
 
-def check_resolution(resolution: Resolution) -> list[str]:
-    """Every equation the resolution breaks, named; an empty list when it satisfies them all."""
-    board = resolution.turn.board
-    rules = resolution.turn.rules
-    values = resolution.values
-    forced = resolution.forced
-    orders: dict[str, Checked] = {u.province: c for u, c in resolution.turn.orders if c}
-    units = {u.province: u for u, _ in resolution.turn.orders}
-    active = {p: c for p, c in orders.items() if c.status is Status.ACTIVE}
-    moves = {p: c for p, c in active.items() if isinstance(c.order, Move)}
-    problems: list[str] = []
+def check_resolution(resolution: Claim) -> list[str]:
+    """Every problem with the resolution, named; an empty list when the checker agrees."""
+    turn = Turn.read(resolution.position, resolution.orders, resolution.rules)
+    decided = Decided(turn, resolution.values)
+    problems = verdict_problems(resolution, turn)
+    problems += decision_set_problems(resolution, turn)
+    problems += Equations(resolution, turn, decided).problems()
+    problems += outcome_problems(resolution, turn, decided)
+    problems += dislodgement_problems(resolution, turn, decided)
+    problems += standoff_problems(resolution, turn, decided)
+    return problems
 
-    def decided(kind: str, p: str) -> bool:
-        return values.get((kind, p), False)
 
-    def path(p: str) -> bool:
-        return decided("path", p) if moves[p].by_convoy else moves[p].reachable
+class Strengths:
+    """The strengths of chapter 5, recomputed from the claimed decisions."""
 
-    def by_sea(p: str) -> bool:
-        """1971: an army that may swap by convoy goes by sea when its convoy works."""
-        return moves[p].fallback and bool(routes_of(p)) and decided("sea", p)
+    def __init__(self, turn: Turn, decided: Decided) -> None:
+        self.turn = turn
+        self.decided = decided
 
-    def succeeds(p: str) -> bool:
-        return p in moves and decided("move", p)
-
-    def dislodged(p: str) -> bool:
-        return decided("dislodged", p)
-
-    def into(q: str) -> list[str]:
-        return sorted(p for p, c in moves.items() if c.dest.province == q)
-
-    def supports_of_move(p: str) -> list[str]:
-        return [s for s, c in active.items() if isinstance(c.order, SupportMove) and c.target == p]
-
-    def given_count(supporters: list[str], not_power: str | None = None) -> int:
+    def given(self, supporters: list[str], not_power: str | None = None) -> int:
+        """How many of these supports are given (not counting one power's)."""
+        units = self.turn.units
         return sum(
             1
             for s in supporters
-            if decided("support", s) and (not_power is None or units[s].power != not_power)
+            if self.decided(SUPPORT, s) and (not_power is None or units[s].power != not_power)
         )
 
-    def convoyers(p: str) -> set[str]:
-        return {
-            f
-            for f, c in active.items()
-            if isinstance(c.order, Convoy)
-            and c.target == p
-            and c.dest.province == moves[p].dest.province
-        }
+    def hold(self, province: str) -> int:
+        """HOLD STRENGTH of a province: 0 if empty or left, 1 for a unit whose move fails,
+        else 1 plus its given hold supports."""
+        turn = self.turn
+        if province not in turn.units:
+            return 0
+        order = turn.in_force.get(province)
+        if order is not None and isinstance(order.order, Move):  # active, or invalid: fails
+            return 0 if self.decided.succeeds(province) else 1
+        return 1 + self.given(turn.hold_supporters(province))
 
-    def routes_of(p: str) -> list[tuple[str, ...]]:
-        return list(minimal_routes(board, p, moves[p].dest.province, frozenset(convoyers(p))))
+    def attack(self, mover: str) -> int:
+        """ATTACK STRENGTH: nothing without a path; no help to dislodge one's own unit,
+        nor from the power of the unit attacked (unless it leaves)."""
+        turn, decided = self.turn, self.decided
+        if not decided.path(mover):
+            return 0
+        q = turn.dest(mover)
+        supporters = turn.move_supporters(mover)
+        leaves = decided.succeeds(q) and decided.head_to_head(mover) != q
+        if q not in turn.units or leaves:
+            return 1 + self.given(supporters)
+        if turn.units[q].power == turn.units[mover].power:
+            return 0
+        return 1 + self.given(supporters, turn.units[q].power)
 
-    def routes(p: str) -> list[tuple[str, ...]]:
-        return routes_of(p) if moves[p].by_convoy else []
+    def defend(self, mover: str) -> int:
+        """DEFEND STRENGTH of a move in a head-to-head battle."""
+        return 1 + self.given(self.turn.move_supporters(mover))
 
-    def origin(p: str) -> str:
-        """Where the attack comes from: 4.A.4 (Brannan) makes it the last fleet."""
-        lasts = {r[-1] for r in routes(p)}
-        return lasts.pop() if rules.brannan and len(lasts) == 1 else p
+    def prevent(self, mover: str) -> int:
+        """PREVENT STRENGTH: nothing without a path, after losing a head-to-head battle, or
+        (4.A.7, `never`) once dislodged by the unit from its destination."""
+        turn, decided = self.turn, self.decided
+        if not decided.path(mover):
+            return 0
+        opponent = decided.head_to_head(mover)
+        if opponent is not None and decided.succeeds(opponent):
+            return 0
+        back = turn.coming_back(mover)
+        never = turn.rules.dislodged_prevent is DislodgedPrevent.NEVER
+        if never and back is not None and decided.succeeds(back) and decided.dislodged(mover):
+            return 0
+        return 1 + self.given(turn.move_supporters(mover))
 
-    def head_to_head(p: str) -> str | None:
-        for q, other in moves.items():
-            if q == p or moves[p].dest.province != origin(q) or other.dest.province != origin(p):
-                continue
-            brannan_pair = origin(p) != p or origin(q) != q
-            if brannan_pair or not (moves[p].by_convoy or other.by_convoy):
-                return None if by_sea(p) or by_sea(q) else q
-        return None
-
-    def comes_back(p: str) -> str | None:
-        """4.A.7 (a): the unit at the destination moving to p's province, by any route."""
-        q = moves[p].dest.province
-        return q if q in moves and moves[q].dest.province == p else None
-
-    def cut_by(m: str, s: str, aim: str) -> bool:
-        if units[m].power == units[s].power or origin(m) == aim:
+    def cut_by(self, mover: str, supporter: str) -> bool:
+        """Does this attack (with a path) cut the support?  Not by the supporter's own
+        power, nor from where the support is aimed, nor when the edition's clause shields
+        the support (4.A.2)."""
+        turn = self.turn
+        if turn.units[mover].power == turn.units[supporter].power:
             return False
-        return not shielded(m, s, aim)
-
-    def shielded(m: str, s: str, aim: str) -> bool:
-        """The edition's paradox clause keeps the convoyed army from m from cutting."""
-        if not moves[m].by_convoy:
+        if turn.origin(mover) == turn.aim(supporter):
             return False
-        order = active[s]
-        into = order.dest.province if isinstance(order.order, SupportMove) else None
-        fleets = {f for r in routes(m) for f in r}
-        needed = set.intersection(*(set(r) for r in routes(m))) if routes(m) else set()
-        fleet_supports = units[s].type is UnitType.FLEET
-        fleet_supported = units[order.target].type is UnitType.FLEET
-        convoying_seas = {f for f, c in active.items() if isinstance(c.order, Convoy)}
-        return {
-            ConvoyCut.RULE_1971: fleet_supports and fleet_supported and into in fleets,
-            ConvoyCut.RULE_1982: fleet_supports and aim in convoying_seas,
-            ConvoyCut.RULE_2000: into in needed,
-        }.get(rules.convoy_cut, False)
+        return not self.shielded(mover, supporter)
 
-    def hold(q: str) -> int:
-        if q not in units:
-            return 0
-        checked = orders.get(q)
-        if (
-            checked is not None
-            and isinstance(checked.order, Move)
-            and (checked.status is not Status.ILLEGAL)
-        ):
-            return 0 if succeeds(q) else 1
-        hold_supporters = [
-            s for s, c in active.items() if isinstance(c.order, SupportHold) and c.target == q
-        ]
-        return 1 + given_count(hold_supporters)
-
-    def attack(p: str) -> int:
-        if not path(p):
-            return 0
-        q = moves[p].dest.province
-        supporters = supports_of_move(p)
-        if q not in units or (succeeds(q) and head_to_head(p) != q):
-            return 1 + given_count(supporters)
-        if units[q].power == units[p].power:
-            return 0
-        return 1 + given_count(supporters, units[q].power)
-
-    def prevent(p: str) -> int:
-        if not path(p):
-            return 0
-        opponent = head_to_head(p)
-        if opponent is not None and succeeds(opponent):
-            return 0
-        back = comes_back(p)
-        never = rules.dislodged_prevent is DislodgedPrevent.NEVER
-        if never and back is not None and succeeds(back) and dislodged(p):
-            return 0
-        return 1 + given_count(supports_of_move(p))
-
-    def convoy_chain(p: str) -> bool:
-        if rules.multi_route is MultiRoute.ANY_ROUTE:  # 4.A.1 (1971): every fleet on a route
-            fleets_on_routes = {f for r in routes_of(p) for f in r}
-            return bool(fleets_on_routes) and all(decided("convoy", f) for f in fleets_on_routes)
-        move = moves[p]
-        fleets = {
-            f
-            for f, c in active.items()
-            if isinstance(c.order, Convoy)
-            and c.target == p
-            and c.dest.province == move.dest.province
-            and decided("convoy", f)
-        }
-        border = board.neighbours
-        seen = {f for f in fleets if p in border(f)}
-        queue = deque(seen)
-        while queue:
-            sea = queue.popleft()
-            if move.dest.province in border(sea):
-                return True
-            for nxt in border(sea):
-                if nxt in fleets and nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
+    def shielded(self, mover: str, supporter: str) -> bool:
+        """4.A.2: the edition's paradox clause keeps the convoyed army from cutting the
+        support, or from dislodging its way through it."""
+        turn = self.turn
+        if not turn.convoyed(mover):
+            return False
+        support = turn.supports[supporter]
+        into = support.dest if isinstance(support.order, SupportMove) else None
+        by_fleet = turn.units[supporter].type is UnitType.FLEET
+        rule = turn.rules.convoy_cut
+        if rule is ConvoyCut.RULE_1971:  # a fleet's support of a fleet against a convoyer
+            supported = support.target
+            fleet_supported = supported is not None and turn.units[supported].type is UnitType.FLEET
+            return by_fleet and fleet_supported and into in turn.convoy_fleets(mover)
+        if rule is ConvoyCut.RULE_1982:  # a fleet's support of an action in a convoying sea
+            return by_fleet and turn.aim(supporter) in turn.convoys
+        if rule is ConvoyCut.RULE_2000:  # a support against a fleet the convoy needs
+            return into in turn.necessary_fleets(mover)
         return False
 
-    def verify(kind: str, p: str, expected: bool, detail: str) -> None:
-        actual = decided(kind, p)
-        key = (kind, p)
-        label = f"{kind}[{orders[p].order if p in orders else units[p]}]"
-        if key in resolution.recorded:
-            return  # kept from the recorded history of a past board
-        if key in forced:
-            rule = next((c.rule for c in resolution.cores if key in c.decisions), None)
-            if rule is None or _RULE_VALUE.get(rule) != forced[key] or actual != forced[key]:
-                problems.append(f"{label} was set by a backup rule it does not follow")
+    def convoy_chain(self, mover: str) -> bool:
+        """PATH (and SEA): a route all of whose convoys are available (4.A.1: in 1971,
+        every fleet on every route must be)."""
+        turn = self.turn
+        if turn.rules.multi_route is MultiRoute.ANY_ROUTE:
+            fleets = turn.convoy_fleets(mover)
+            return bool(fleets) and all(self.decided(CONVOY, f) for f in fleets)
+        available = frozenset(f for f in turn.convoyers(mover) if self.decided(CONVOY, f))
+        return turn.seas.chain_exists(mover, turn.dest(mover), available)
+
+
+class Equations:
+    """Each equation of chapter 5, verified against the claimed decisions."""
+
+    def __init__(self, claim: Claim, turn: Turn, decided: Decided) -> None:
+        self.claim = claim
+        self.turn = turn
+        self.decided = decided
+        self.strength = Strengths(turn, decided)
+        self.found: list[str] = []
+
+    def problems(self) -> list[str]:
+        self.move_equations()
+        self.support_and_convoy_equations()
+        self.dislodged_equations()
+        self.board_problems()
+        return self.found
+
+    def verify(self, kind: DecisionKind, province: str, expected: bool, detail: str) -> None:
+        """The claimed value of a decision is what its equation gives; one set by a backup
+        rule follows that rule; one kept from history is exempt."""
+        claim = self.claim
+        key: Decision = (kind, province)
+        actual = self.decided(kind, province)
+        label = self.turn.label(key)
+        if key in claim.recorded:
+            return
+        if key in claim.forced:
+            rule = next((c.rule for c in claim.cores if key in c.decisions), None)
+            value = claim.forced[key]
+            if rule is None or _RULE_VALUE.get(rule) != value or actual != value:
+                self.found.append(f"{label} was set by a backup rule it does not follow")
             return
         if actual != expected:
-            problems.append(
+            self.found.append(
                 f"{kind.upper()} equation broken for {label}: recorded {actual}, "
                 f"the equation gives {expected} ({detail})"
             )
 
-    for p in sorted(moves):
-        a = attack(p)
-        opponent = head_to_head(p)
-        q = moves[p].dest.province
-        if opponent is not None:
-            resist, what = 1 + given_count(supports_of_move(opponent)), "defend"
-        else:
-            resist, what = hold(q), "hold"
-        if opponent not in (None, q):  # 4.A.4: the opponent came by convoy; a unit holds here
-            resist = max(resist, hold(q))
-        rivals = {r: prevent(r) for r in into(q) if r != p}
-        ok = a > resist and all(a > v for v in rivals.values())
-        verify("move", p, ok, f"attack {a}, {what} {resist}, prevent {sorted(rivals.values())}")
-        if moves[p].by_convoy:
-            verify("path", p, convoy_chain(p), "chain of available convoys")
-        elif moves[p].fallback and routes_of(p):
-            verify("sea", p, convoy_chain(p), "chain of available convoys")
-    for s, c in sorted(active.items()):
-        if isinstance(c.order, SupportHold | SupportMove):
-            aim = c.dest.province if isinstance(c.order, SupportMove) else c.target
-            cutters = [m for m in into(s) if path(m) and cut_by(m, s, aim)]
-            dislodgers = [m for m in into(s) if succeeds(m) and not shielded(m, s, aim)]
-            verify(
-                "support",
-                s,
-                not cutters and not dislodgers,
-                f"cut by {cutters}, dislodged by {dislodgers}",
-            )
-        if isinstance(c.order, Convoy):
-            verify("convoy", s, not dislodged(s), f"dislodged {dislodged(s)}")
-    for p in sorted(units):
-        entering = [m for m in into(p) if succeeds(m)]
-        expected = not succeeds(p) and bool(entering)
-        if expected != dislodged(p) and ("dislodged", p) not in resolution.recorded:
-            problems.append(
-                f"DISLODGED equation broken for {units[p]}: recorded {dislodged(p)}, "
-                f"moves in {entering}, own move succeeds {succeeds(p)}"
-            )
-        if len(entering) > 1:
-            problems.append(f"two units enter {board.province(p).name}: {entering}")
-    for q in {c.dest.province for c in moves.values()} - set(units):
-        if len([m for m in into(q) if succeeds(m)]) > 1:
-            problems.append(f"two units enter {board.province(q).name}")
-    if any(
-        board.province(c.dest.province).kind is Kind.SEA and units[p].type.value == "A"
-        for p, c in moves.items()
-    ):
-        problems.append("an army moves to sea")
-    return problems
+    def move_equations(self) -> None:
+        """MOVE: the attack beats the resistance at the destination (the opponent's DEFEND
+        head to head, else the HOLD there) and every rival's PREVENT; PATH or SEA."""
+        turn, strength = self.turn, self.strength
+        for p in sorted(turn.moves):
+            q = turn.dest(p)
+            attack = strength.attack(p)
+            opponent = self.decided.head_to_head(p)
+            if opponent is not None:
+                resist, what = strength.defend(opponent), "defend"
+            else:
+                resist, what = strength.hold(q), "hold"
+            if opponent not in (None, q):  # 4.A.4: a convoyed opponent; a unit holds here too
+                resist = max(resist, strength.hold(q))
+            rivals = sorted(strength.prevent(r) for r in turn.into(q) if r != p)
+            ok = attack > resist and all(attack > v for v in rivals)
+            self.verify(MOVE, p, ok, f"attack {attack}, {what} {resist}, prevent {rivals}")
+            if turn.convoyed(p):
+                self.verify(PATH, p, strength.convoy_chain(p), "chain of available convoys")
+            elif turn.fallback(p):
+                self.verify(SEA, p, strength.convoy_chain(p), "chain of available convoys")
+
+    def support_and_convoy_equations(self) -> None:
+        """SUPPORT: given unless cut or dislodged (save as 4.A.2 shields it); CONVOY:
+        available unless the fleet is dislodged."""
+        turn, decided, strength = self.turn, self.decided, self.strength
+        for s in sorted(turn.supports):
+            attackers = turn.into(s)
+            cutters = [m for m in attackers if decided.path(m) and strength.cut_by(m, s)]
+            dislodgers = [
+                m for m in attackers if decided.succeeds(m) and not strength.shielded(m, s)
+            ]
+            given = not cutters and not dislodgers
+            self.verify(SUPPORT, s, given, f"cut by {cutters}, dislodged by {dislodgers}")
+        for f in sorted(turn.convoys):
+            self.verify(CONVOY, f, not decided.dislodged(f), f"dislodged {decided.dislodged(f)}")
+
+    def dislodged_equations(self) -> None:
+        """DISLODGED: the unit does not leave and another unit moves in."""
+        turn, decided = self.turn, self.decided
+        for p in sorted(turn.units):
+            entering = [m for m in turn.into(p) if decided.succeeds(m)]
+            expected = not decided.succeeds(p) and bool(entering)
+            if expected != decided.dislodged(p) and (DISLODGED, p) not in self.claim.recorded:
+                self.found.append(
+                    f"DISLODGED equation broken for {turn.units[p]}: recorded "
+                    f"{decided.dislodged(p)}, moves in {entering}, own move succeeds "
+                    f"{decided.succeeds(p)}"
+                )
+            if len(entering) > 1:
+                self.found.append(f"two units enter {turn.name(p)}: {entering}")
+
+    def board_problems(self) -> None:
+        """No two units end in one empty province; no army goes to sea."""
+        turn, decided = self.turn, self.decided
+        for q in sorted({turn.dest(p) for p in turn.moves} - set(turn.units)):
+            if len([m for m in turn.into(q) if decided.succeeds(m)]) > 1:
+                self.found.append(f"two units enter {turn.name(q)}")
+        if any(
+            turn.board.province(turn.dest(p)).kind is Kind.SEA
+            and turn.units[p].type is UnitType.ARMY
+            for p in turn.moves
+        ):
+            self.found.append("an army moves to sea")
