@@ -146,8 +146,8 @@ def _invalid_reason_unless(drop):
     """`legality._invalid_reason` that finds nothing wrong with the orders `drop` picks."""
     found = legality._invalid_reason
 
-    def patched(board, position, in_force, convoys, unit, checked):
-        reason = found(board, position, in_force, convoys, unit, checked)
+    def patched(position, in_force, convoys, unit, checked):
+        reason = found(position, in_force, convoys, unit, checked)
         return None if reason is not None and drop(checked, reason) else reason
 
     return patched
