@@ -156,8 +156,8 @@ def replay(
     except DipsatError as error:
         raise fail(str(error)) from error
     report = replay_games(files, book)
-    for error in report.errors:
-        err.print(str(error), markup=False)
+    for problem in report.errors:
+        err.print(str(problem), markup=False)
     if as_json:
         print(json.dumps(report.as_json(), indent=2))
     else:
@@ -228,7 +228,7 @@ def explore(
                 out.print(f"    {line}")
 
 
-def _one_case(file: str, case: str | None):
+def _one_case(file: str, case: str | None) -> Case:
     try:
         cases = read_cases(file)
     except CaseFormatError as error:
@@ -297,7 +297,7 @@ def render_picture(
     out.print(f"wrote {target}", markup=False)
 
 
-def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool):
+def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool) -> str:
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .render.board import board_svg
     from .tools.scenes import pending_scene, played_scene
@@ -306,9 +306,9 @@ def _picture(file: str, case: str | None, step: str | None, rules: str | None, w
         from .formats.mila import read_game
         from .tools.scenes import recorded_scene
 
-        game = read_game(file)
-        number = _step_number(file, step, [p.name for p in game.phases[:-1]])
-        return board_svg(recorded_scene(game, number, rule_book(rules or "2025")), whole)
+        recorded = read_game(file)
+        number = _step_number(file, step, [p.name for p in recorded.phases[:-1]])
+        return board_svg(recorded_scene(recorded, number, rule_book(rules or "2025")), whole)
     if _is_saved_game(file):
         from .formats.savegame import SavedMultiverse, load_any
 

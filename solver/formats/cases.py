@@ -14,17 +14,17 @@ Every error names the file, line and column and says what was expected.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from topology import AmbiguousNameError, Location, UnknownNameError, standard
+from topology import AmbiguousNameError, Location, UnitType, UnknownNameError, standard
 
 from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, OrderSyntaxError
 from ..multiverse.state import Multiverse, on_board
 from ..values.notation import parse_given
-from ..values.orders import Given, Hold, Waive, apply_board_defaults
+from ..values.orders import Given, Hold, Place, Waive, apply_board_defaults
 from ..values.position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
 
 MAX_CASE_FILE_BYTES = 4_000_000
@@ -64,11 +64,15 @@ class CaseOrder:
         return self.by_edition.get(edition, self.expected)
 
 
+Automatic = tuple[str, str, dict[str, tuple[str, ...]]]
+"""(power, province, {edition: provinces}): the units civil disorder removes."""
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     kind: PhaseKind
     orders: tuple[CaseOrder, ...]
-    automatic: tuple = ()  # (power, province, {edition: provinces}) removed by civil disorder
+    automatic: tuple[Automatic, ...] = ()  # removed by civil disorder
     revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
 
 
@@ -135,7 +139,7 @@ class _Draft:
     units: dict[str, tuple[Unit, int]] = field(default_factory=dict)
     setup: set[str] = field(default_factory=set)  # provinces placed by set-up lines
     centres: dict[str, str] = field(default_factory=dict)
-    blocks: list[tuple[PhaseKind, list]] = field(default_factory=list)
+    blocks: list[tuple[PhaseKind, list[CaseOrder | Automatic]]] = field(default_factory=list)
     power: str | None = None
     season: tuple[int, int] | None = None  # multiverse header 'Germany 2:0': (timeline, turn)
     after: list[Unit] | None = None  # the units expected after the last phase
@@ -299,6 +303,7 @@ class _Reader:
             e: tuple(province(u) for u in v.split(";") if u.strip().lower() != "none")
             for e, v in variants.items()
         }
+        assert draft.power is not None  # line() reads orders only under a power header
         orders.append((draft.power, province(text), per_edition))
 
     def order_line(self, draft: _Draft, number: int, line: str) -> None:
@@ -353,7 +358,9 @@ class _Reader:
             )
         return label
 
-    def after_line(self, draft: _Draft, number: int, line: str, stripped: str, owns) -> None:
+    def after_line(
+        self, draft: _Draft, number: int, line: str, stripped: str, owns: re.Match[str] | None
+    ) -> None:
         """A line of the AFTER section: units (with 'retreating' and coordinates in a
         multiverse) and, in a multiverse, 'boards: a@0 a@1 b@1'."""
         boards = re.match(r"^boards\s*:\s*(.*)$", stripped)
@@ -375,6 +382,7 @@ class _Reader:
             raise self.fail(number, "expected a unit, not a centre, after AFTER")
         if owns.group(2) and not draft.multiverse:
             raise self.fail(number, "'retreating' units are listed only in a multiverse case")
+        assert draft.after is not None  # line() reads AFTER lines only after AFTER
         (draft.after_retreating if owns.group(2) else draft.after).append(unit)
 
     def first_kind(self, draft: _Draft) -> PhaseKind:
@@ -399,7 +407,7 @@ class _Reader:
             ) from err
 
     def owned(
-        self, number: int, line: str, owns: re.Match, coordinates: bool = False
+        self, number: int, line: str, owns: re.Match[str], coordinates: bool = False
     ) -> Unit | tuple[str, str]:
         """'France owns SC Paris' (a centre and its owner) or 'France owns F Spain(sc)';
         with coordinates, a unit on a multiverse board: 'Germany owns A b-Munich@1'."""
@@ -434,7 +442,7 @@ class _Reader:
             raise self.fail(number, "units are set up on the first board, a@0", column)
         return Unit(location, unit_type, power)
 
-    def settle(self, number: int, place, unit_type) -> Location:
+    def settle(self, number: int, place: Place, unit_type: UnitType) -> Location:
         province = self.board.province(place.province)
         coast = place.coast
         if unit_type.value == "A" or not province.coasts:
@@ -448,6 +456,8 @@ class _Reader:
 
     def imply_unit(self, draft: _Draft, number: int, given: Given) -> None:
         """An ordered unit stands where its order says, unless a set-up line placed it."""
+        assert not isinstance(given.order, Waive)  # order_line passes no waived build
+        assert given.power is not None  # order_line gives every order its header's power
         ref = given.order.unit
         if ref.place.province in draft.setup or ref.place.province in draft.units:
             return
@@ -521,7 +531,7 @@ def read_cases(path: str | Path) -> list[Case]:
     return _Reader(str(path)).read(text)
 
 
-def case_files(paths: list[str | Path]) -> Iterator[Path]:
+def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """The case files under the given paths (`*.cases`), sorted."""
     for path in map(Path, paths):
         if path.is_dir():

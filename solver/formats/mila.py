@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 from topology import Board, Kind, Location, UnitType, standard
 
@@ -38,6 +39,7 @@ _PARSER_KIND = {
     PhaseKind.RETREAT: "retreat",
     PhaseKind.ADJUSTMENT: "adjustment",
 }
+_T = TypeVar("_T")
 
 
 class GameFileError(DipsatError):
@@ -95,7 +97,7 @@ def place_text(place: Location | Place) -> str:
 _UNIT_TEXT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
 
 
-def position_json(position: Position) -> dict:
+def position_json(position: Position) -> dict[str, Any]:
     """A position's phase, units, centres and dislodged units in MILA strings, by upper-case
     power: the form the cross-check protocol and saved games share."""
     units: dict[str, list[str]] = {}
@@ -104,7 +106,7 @@ def position_json(position: Position) -> dict:
     centers: dict[str, list[str]] = {}
     for province, owner in position.centres:
         centers.setdefault(owner.upper(), []).append(province.upper())
-    dislodged: dict[str, dict[str, dict]] = {}
+    dislodged: dict[str, dict[str, dict[str, Any]]] = {}
     for d in position.dislodged:
         dislodged.setdefault(d.unit.power.upper(), {})[unit_text(d.unit)] = {
             "from": d.attacker_from.upper(),
@@ -118,7 +120,7 @@ def position_json(position: Position) -> dict:
     }
 
 
-def read_position(data: dict, board: Board | None = None) -> Position:
+def read_position(data: dict[str, Any], board: Board | None = None) -> Position:
     """The position `position_json` writes (standoffs are not part of it).
 
     Raises:
@@ -237,7 +239,7 @@ class _Reader:
     def fail(self, message: str) -> GameFileError:
         return GameFileError(message, self.path, self.phase)
 
-    def field(self, data: object, key: str, kind: type, where: str) -> object:
+    def field(self, data: object, key: str, kind: type[_T], where: str) -> _T:
         if not isinstance(data, Mapping):
             raise self.fail(f"{where}: expected an object, found {type(data).__name__}")
         if key not in data:
@@ -323,7 +325,7 @@ class _Reader:
         return bool(match[1]), Unit(location, unit_type, power)
 
     def units(
-        self, raw: dict, phase: Phase | None
+        self, raw: dict[str, Any], phase: Phase | None
     ) -> tuple[tuple[Unit, ...], dict[tuple[str, str], Unit]]:
         units: list[Unit] = []
         starred: dict[tuple[str, str], Unit] = {}
@@ -342,7 +344,7 @@ class _Reader:
         return tuple(units), starred
 
     def retreats(
-        self, raw: dict, starred: dict[tuple[str, str], Unit]
+        self, raw: dict[str, Any], starred: dict[tuple[str, str], Unit]
     ) -> tuple[tuple[Unit, tuple[Location, ...]], ...]:
         found: list[tuple[Unit, tuple[Location, ...]]] = []
         for key, entries in raw.items():
@@ -363,7 +365,7 @@ class _Reader:
             raise self.fail(f"state.retreats: no retreat options for {missing}")
         return tuple(found)
 
-    def centres(self, raw: dict) -> tuple[tuple[str, str], ...]:
+    def centres(self, raw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
         owners: dict[str, str] = {}
         for key, provinces in raw.items():
             power = self.power(key)
@@ -380,7 +382,7 @@ class _Reader:
                 owners[province.code] = power
         return tuple(owners.items())
 
-    def orders(self, raw: dict, phase: Phase | None) -> tuple[Given, ...]:
+    def orders(self, raw: dict[str, Any], phase: Phase | None) -> tuple[Given, ...]:
         kind = _PARSER_KIND[phase.kind] if phase else None
         given: list[Given] = []
         for key, texts in raw.items():

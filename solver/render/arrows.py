@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import networkx as nx
 
@@ -56,7 +56,7 @@ def order_lines(given: Given, outcome: Outcome | None, width: int) -> list[tuple
 def draw_orders(
     parent: ET.Element,
     orders: Sequence[Given],
-    outcomes: Sequence[Outcome] | None,
+    outcomes: Sequence[Outcome | None] | None,
     locate: Locate,
     prefix: str,
     board: Board,
@@ -148,13 +148,15 @@ def draw_orders(
                 _ring(g, start, stroke, {"stroke-dasharray": "3 3"})
 
 
-def _ring(g: ET.Element, at: Point, stroke: str, extra: dict | None = None) -> None:
+def _ring(g: ET.Element, at: Point, stroke: str, extra: Mapping[str, object] | None = None) -> None:
     """A circle round a unit: a convoy (dashed by the style sheet) or a build."""
     attrs = {"class": "ring", "cx": at[0], "cy": at[1], "r": 15, "stroke": stroke}
     el(g, "circle", {**attrs, **(extra or {})})
 
 
-def _support(g: ET.Element, start: Point, end: Point, result: str, stroke: str, prefix: str):
+def _support(
+    g: ET.Element, start: Point, end: Point, result: str, stroke: str, prefix: str
+) -> None:
     live = result not in ("cut", "illegal", "invalid", "unresolved", "fails")
     el(
         g,
@@ -184,7 +186,7 @@ def cross(g: ET.Element, at: Point, size: float) -> None:
     )
 
 
-def _convoy_stops(order: Move, convoys: list[Convoy], locate: Locate, board: Board):
+def _convoy_stops(order: Move, convoys: list[Convoy], locate: Locate, board: Board) -> list[Point]:
     """The fleets that convoy this army, in the order the army passes them."""
     here, there = order.unit.place, order.dest
     fleets = [c.unit.place for c in convoys if c.army.place == here and c.dest == there]

@@ -31,7 +31,7 @@ class Scene:
 
     position: Position
     orders: tuple[Given, ...] = ()
-    outcomes: tuple[Outcome, ...] | None = None
+    outcomes: tuple[Outcome | None, ...] | None = None  # None: not adjudicated (yet)
     retreating: tuple[Retreating, ...] = ()
     title: str = ""
     tags: tuple[str, ...] = ()  # an extra class for each order ('earlier', 'revised'), or none

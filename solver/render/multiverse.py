@@ -9,9 +9,9 @@ it branched from.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from topology.layout import standard_layout
 
@@ -24,6 +24,9 @@ from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator
 from .legend import LEGEND_HEIGHT, draw_legend, markers
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
+
+if TYPE_CHECKING:
+    from ..formats.savegame.multiverse import SavedMultiverse
 
 CELL_WIDTH = 320.0
 GAP = 56.0
@@ -97,7 +100,8 @@ def grid_element(
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
     across: list[Drawn] = []
     for d in drawn:
-        keys = {_board_of(p) for p in named_places(d.given.order)} - {None}
+        places = named_places(d.given.order)
+        keys = {board_key for board_key in map(_board_of, places) if board_key is not None}
         if len(keys) == 1 and next(iter(keys)) in local:
             local[next(iter(keys))].append(d)
         else:
@@ -207,7 +211,11 @@ def _name(key: BoardKey) -> str:
 
 
 def _draw_time(
-    root: ET.Element, boards: dict[BoardKey, MBoard], origin, cell_h: float, prefix: str
+    root: ET.Element,
+    boards: dict[BoardKey, MBoard],
+    origin: Callable[[BoardKey], Point],
+    cell_h: float,
+    prefix: str,
 ) -> None:
     """An arrow from each board to the next board of its timeline."""
     g = el(root, "g", {"class": "timelines"})
@@ -226,7 +234,13 @@ def _draw_time(
             )
 
 
-def _draw_branches(root: ET.Element, mv: Multiverse, boards, origin, cell_h: float) -> None:
+def _draw_branches(
+    root: ET.Element,
+    mv: Multiverse,
+    boards: dict[BoardKey, MBoard],
+    origin: Callable[[BoardKey], Point],
+    cell_h: float,
+) -> None:
     """A dashed line from the board a timeline forked from to that timeline's first board."""
     g = el(root, "g", {"class": "branches"})
     for timeline, source in mv.origins:
@@ -311,7 +325,7 @@ def multiverse_svg(
     return to_text(grid_element(mv, drawn, heading=heading, prefix=prefix))
 
 
-def multiverse_game_svg(game: Any, prefix: str = "") -> str:
+def multiverse_game_svg(game: SavedMultiverse, prefix: str = "") -> str:
     """A saved multiverse game: every board with its recorded orders, and the orders
     submitted for the next step."""
     heading = f"multiverse game (rules {game.rules})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from ..errors import DipsatError
 
@@ -18,7 +19,9 @@ def num(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def el(parent: ET.Element | None, tag: str, attrs: dict | None = None, text: str = ""):
+def el(
+    parent: ET.Element | None, tag: str, attrs: Mapping[str, object] | None = None, text: str = ""
+) -> ET.Element:
     """A new element under ``parent``; attribute values are numbers or text, None left out."""
     clean = {
         k: num(v) if isinstance(v, float | int) and not isinstance(v, bool) else str(v)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..formats.cases import Case
 from ..values.rules import RuleBook
@@ -27,7 +28,7 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
     return found
 
 
-def compare(cases: Iterable[Case], first: RuleBook, second: RuleBook) -> list[dict]:
+def compare(cases: Iterable[Case], first: RuleBook, second: RuleBook) -> list[dict[str, Any]]:
     """Cases whose outcomes differ between two rule books."""
     differences = []
     for case in cases:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from topology import Board
 
@@ -74,7 +75,7 @@ class Report:
             entry["passed"] += r.passed
         return dict(sorted(sections.items(), key=lambda kv: _section_key(kv[0])))
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "total": self.total,
             "passed": self.passed,
@@ -84,7 +85,7 @@ class Report:
         }
 
 
-def _section_key(section: str) -> tuple:
+def _section_key(section: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
@@ -92,15 +93,17 @@ def _units(board: Board, pairs: Iterable[tuple[str, str]]) -> str:
     return "; ".join(f"{power} {board.province(p).name}" for power, p in pairs) or "none"
 
 
-def _compare(case: Case, block: Block, outcomes, edition: str = "2025") -> list[Failure]:
+def _compare(
+    case: Case, block: Block, outcomes: tuple[Outcome, ...], edition: str = "2025"
+) -> list[Failure]:
     """Orders whose outcome differs from what the case expects under the edition; under an
     edition that gives no answer, orders are not compared (see `_unresolved`)."""
     if edition in case.paradox_editions:
         return []
     return [
-        Failure(case.id, str(o.given), o.expected_under(edition), got.label)
+        Failure(case.id, str(o.given), expected, got.label)
         for o, got in zip(block.orders, outcomes, strict=True)
-        if o.expected_under(edition) is not None and got.label != o.expected_under(edition)
+        if (expected := o.expected_under(edition)) is not None and got.label != expected
     ]
 
 
@@ -192,10 +195,10 @@ def _compare_after(case: Case, game: Game) -> list[Failure]:
     owing a retreat and (a multiverse) its boards."""
     failures = []
     if case.after_boards is not None:
-        got = game.board_names()
-        if got != case.after_boards:
+        boards = game.board_names()
+        if boards != case.after_boards:
             failures.append(
-                Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(got))
+                Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(boards))
             )
     names = game.names
     for label, expected, units in (

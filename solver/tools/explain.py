@@ -3,6 +3,8 @@ for a multiverse every step and then the boards one by one.  Plain data, for tex
 
 from __future__ import annotations
 
+from typing import Any
+
 from topology import Location
 
 from ..cycle.game import Game, OneBoard, Played
@@ -16,14 +18,14 @@ from ..values.resolution import Resolution
 from ..values.rules import RuleBook
 
 
-def _orders(outcomes: tuple[Outcome, ...]) -> list[dict]:
+def _orders(outcomes: tuple[Outcome, ...]) -> list[dict[str, Any]]:
     return [
         {"order": str(o.given), "result": o.label, "reason": str(o.reason) if o.reason else None}
         for o in outcomes
     ]
 
 
-def _movement(resolution: Resolution) -> dict:
+def _movement(resolution: Resolution) -> dict[str, Any]:
     board = resolution.position.board
     return {
         "dislodged": [
@@ -47,7 +49,7 @@ def _units(position: Position) -> list[str]:
     return [f"{u.power}: {position.name(u)}" for u in position.units]
 
 
-def explain(case: Case, rules: RuleBook) -> dict:
+def explain(case: Case, rules: RuleBook) -> dict[str, Any]:
     """Adjudicate a case and describe every phase (or every step of a multiverse), then
     the game it came to."""
     game = case.game()
@@ -72,11 +74,11 @@ def explain(case: Case, rules: RuleBook) -> dict:
     }
 
 
-def _entry(game: Game, done: Played, number: int) -> dict:
+def _entry(game: Game, done: Played, number: int) -> dict[str, Any]:
     """One phase or step: its orders with their outcomes, and what else it came to."""
     moved = done.movement
     if isinstance(done, MultiverseStep):
-        entry: dict = {
+        entry: dict[str, Any] = {
             "orders": _orders(done.outcomes),
             "revised": _orders(done.revised),
             "forks": [
@@ -98,7 +100,7 @@ def _entry(game: Game, done: Played, number: int) -> dict:
     return entry
 
 
-def _boards(mv: Multiverse) -> list[dict]:
+def _boards(mv: Multiverse) -> list[dict[str, Any]]:
     heads = {b.key for b in mv.heads().values()}
     return [
         {
@@ -114,11 +116,11 @@ def _boards(mv: Multiverse) -> list[dict]:
     ]
 
 
-def render(data: dict) -> list[str]:
+def render(data: dict[str, Any]) -> list[str]:
     """The report as lines of rich markup."""
     lines = [f"[bold]{data['case']}[/] {data['title']}"]
 
-    def orders(entries: list[dict], indent: str = "  ") -> None:
+    def orders(entries: list[dict[str, Any]], indent: str = "  ") -> None:
         for o in entries:
             reason = f"  [dim]({o['reason']})[/]" if o["reason"] else ""
             lines.append(f"{indent}{o['order']}  [cyan]{o['result']}[/]{reason}")

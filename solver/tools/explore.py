@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -149,9 +150,9 @@ def explore(
         order_texts = tuple(
             sorted(
                 {
-                    structure.order_of[p].given.order_text
-                    for _, p in core
-                    if structure.order_of.get(p) is not None
+                    checked.given.order_text
+                    for checked in (structure.order_of.get(p) for _, p in core)
+                    if checked is not None
                 }
             )
         )
@@ -205,7 +206,9 @@ def _choice(
     return EditionChoice(index, mine.rule, _WHY[mine.rule])
 
 
-def report_json(reports: list[CoreReport], labels: Mapping[Decision, str] | None = None) -> dict:
+def report_json(
+    reports: list[CoreReport], labels: Mapping[Decision, str] | None = None
+) -> dict[str, Any]:
     return {
         "cores": [
             {

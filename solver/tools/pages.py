@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from topology.layout import standard_layout
 
@@ -27,6 +28,7 @@ from ..render.legend import LEGEND_HEIGHT, draw_legend, markers
 from ..render.multiverse import step_element
 from ..render.style import STYLE
 from ..render.svg import SVG_NS, el, share_groups, to_text
+from ..values.decisions import Decision
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
 from ..values.rules import EDITIONS, RuleBook
@@ -94,8 +96,9 @@ class Pictures:
     def svg(self, root: ET.Element) -> str:
         # the board style is the same in every picture: the page carries it once
         for node in root.findall("style"):
-            if (node.text or "").startswith(STYLE):
-                node.text = node.text[len(STYLE) :]
+            text = node.text or ""
+            if text.startswith(STYLE):  # STYLE is not empty: node.text is text
+                node.text = text[len(STYLE) :]
             if not (node.text or "").strip():
                 root.remove(node)
         self.share_maps(root)
@@ -125,7 +128,9 @@ class Pictures:
         defs.extend(self.maps.values())
         return to_text(root).rstrip("\n")
 
-    def board(self, scene: drawing.Scene, legend: bool = False, box=None) -> str:
+    def board(
+        self, scene: drawing.Scene, legend: bool = False, box: drawing.Box | None = None
+    ) -> str:
         return self.svg(drawing.board_element(scene, prefix=self.prefix(), legend=legend, box=box))
 
     def multiverse(self, case: Case, steps: Sequence[MultiverseStep], number: int) -> str:
@@ -233,7 +238,12 @@ def play(case: Case, rules: RuleBook) -> Run:
 
 
 def step_picture(
-    pictures: Pictures, case: Case, run: Run, number: int, legend: bool = False, box=None
+    pictures: Pictures,
+    case: Case,
+    run: Run,
+    number: int,
+    legend: bool = False,
+    box: drawing.Box | None = None,
 ) -> str:
     """The picture of the `number`th block played (from 1): a board, or the grid."""
     done = run.steps[number - 1]
@@ -351,7 +361,7 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
 
 # -- two rule books side by side ------------------------------------------------------------
 def compare_page(
-    cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: list[dict]
+    cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: list[dict[str, Any]]
 ) -> str:
     """The cases two rule books decide differently (`solver.tools.compare.compare`), each phase
     drawn under both side by side, with the orders whose outcomes differ."""
@@ -471,7 +481,13 @@ def _editions_section(scene: drawing.Scene, reports: list[CoreReport], pictures:
     )
 
 
-def _core_article(number, report: CoreReport, scene, rules: RuleBook, pictures: Pictures) -> str:
+def _core_article(
+    number: int,
+    report: CoreReport,
+    scene: drawing.Scene | None,
+    rules: RuleBook,
+    pictures: Pictures,
+) -> str:
     label = dict(zip(report.decisions, report.labels, strict=True))
     parts = [
         f'<article class="core" data-core="{number}">',
@@ -527,7 +543,15 @@ def _outcome_list(scene: drawing.Scene) -> str:
     return f'<ul class="outcomes">{items}</ul>'
 
 
-def _resolution_figure(index, values, report, label, drawn, box, pictures) -> str:
+def _resolution_figure(
+    index: int,
+    values: dict[Decision, bool],
+    report: CoreReport,
+    label: dict[Decision, str],
+    drawn: drawing.Scene | None,
+    box: drawing.Box | None,
+    pictures: Pictures,
+) -> str:
     """One consistent resolution: its picture (standard cases), the editions that pick it,
     its decisions, and the outcome of every order under it."""
     picked = [e for e, c in report.editions.items() if c.picks == index]

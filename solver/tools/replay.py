@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..cycle.game import advance
 from ..errors import DipsatError
@@ -45,7 +46,7 @@ class Mismatch:
     produced: dict[str, list[str]]
     note: str | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         data = {
             "file": self.file,
             "phase": self.phase,
@@ -71,7 +72,7 @@ class ReplayError:
         where = f"{self.file}: {self.phase}" if self.phase else self.file
         return f"{where}: {self.message}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"file": self.file, "phase": self.phase, "message": self.message}
 
 
@@ -98,7 +99,7 @@ class ReplayReport:
     def mismatched(self) -> int:
         return sum(c["mismatched"] for c in self.by_kind.values())
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "transitions": self.transitions,

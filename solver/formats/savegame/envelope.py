@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from topology import standard
 
@@ -36,6 +36,7 @@ VERSION = 1
 MAX_SAVE_FILE_BYTES = 64_000_000
 _UNIT = re.compile(r"^([AF]) ([A-Z]{3})(?:/([NSEW]C))?$")
 _PROVINCE = re.compile(r"^[A-Z]{3}$")
+_T = TypeVar("_T")
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -131,13 +132,13 @@ class _Reader:
     def fail(self, where: str, message: str) -> SaveFileError:
         return SaveFileError(message, self.path, where=where)
 
-    def only(self, data: dict, allowed: tuple[str, ...], where: str) -> None:
+    def only(self, data: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
         for key in data:
             if key not in allowed:
                 here = f"{where}.{key}" if where else key
                 raise self.fail(here, f"unknown field; expected {', '.join(allowed)}")
 
-    def field(self, data: dict, key: str, kind: type, where: str) -> Any:
+    def field(self, data: dict[str, Any], key: str, kind: type[_T], where: str) -> _T:
         here = f"{where}.{key}" if where else key
         if key not in data:
             raise self.fail(here, "missing")
@@ -170,7 +171,7 @@ class _Reader:
         if coast and coast[0].lower() + "c" not in self.board.province(code.lower()).coasts:
             raise self.fail(where, f"{code} has no coast {coast}")
 
-    def by_power(self, data: dict, key: str, where: str) -> dict:
+    def by_power(self, data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
         value = self.field(data, key, dict, where)
         for power in value:
             self.power(power, f"{where}.{key}.{power}")
@@ -229,7 +230,7 @@ class _Reader:
             board=position.board,
         )
 
-    def rules(self, data: dict) -> RuleBook:
+    def rules(self, data: dict[str, Any]) -> RuleBook:
         """A named rule book, or a custom one kept as its name and every policy."""
         if isinstance(data.get("rules"), dict):
             custom = data["rules"]

@@ -131,7 +131,10 @@ def submit_multiverse(
     reported as (text, problem); the others are added.  The step judges the rest."""
     mv = game.multiverse
     board = mv.map
-    on_head = {(b.timeline, b.turn): b for b in mv.heads().values()}
+    # looked up with a place's coordinates, which may be missing (None)
+    on_head: dict[tuple[int | None, int | None], MBoard] = {
+        (b.timeline, b.turn): b for b in mv.heads().values()
+    }
     ordered = {_spot(g.order.unit.place) for g in game.orders if not isinstance(g.order, Waive)}
     added: list[Given] = []
     problems: list[tuple[str, str]] = []
@@ -249,13 +252,13 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
 
 
 class _MultiverseReader(_Reader):
-    def count(self, data: dict, key: str, where: str) -> int:
+    def count(self, data: dict[str, Any], key: str, where: str) -> int:
         value = self.field(data, key, int, where)
         if value < 0:
             raise self.fail(f"{where}.{key}", f"expected 0 or more, found {value}")
         return value
 
-    def texts(self, items: list, where: str, phase: str | None) -> tuple[Given, ...]:
+    def texts(self, items: Sequence[object], where: str, phase: str | None) -> tuple[Given, ...]:
         found = []
         for i, text in enumerate(items):
             if not isinstance(text, str):
@@ -280,9 +283,10 @@ class _MultiverseReader(_Reader):
         def text(name: str) -> str:
             if name not in data:
                 raise self.fail(where, f"missing {name!r}")
-            if not isinstance(data[name], str):
+            value = data[name]
+            if not isinstance(value, str):
                 raise self.fail(f"{where}.{name}", "expected a string")
-            return data[name]
+            return value
 
         def texts(name: str) -> tuple[str, ...]:
             value = data.get(name)

@@ -213,7 +213,7 @@ def _game_json(game: SavedGame) -> dict[str, Any]:
 
 
 class _GameReader(_Reader):
-    def orders(self, data: dict, where: str, phase: Phase) -> tuple[Given, ...]:
+    def orders(self, data: dict[str, Any], where: str, phase: Phase) -> tuple[Given, ...]:
         items = self.field(data, "orders", list, where)
         here = f"{where}.orders" if where else "orders"
         found = []
@@ -226,7 +226,7 @@ class _GameReader(_Reader):
                 raise self.fail(f"{here}[{i}]", f"cannot read {text!r}: {err}") from err
         return tuple(found)
 
-    def outcomes(self, data: dict, where: str) -> tuple[Recorded, ...]:
+    def outcomes(self, data: dict[str, Any], where: str) -> tuple[Recorded, ...]:
         found = []
         for i, item in enumerate(self.field(data, "outcomes", list, where)):
             here = f"{where}.outcomes[{i}]"

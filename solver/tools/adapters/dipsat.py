@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import IO, Any
 
 from ...errors import DipsatError
 from ..crosscheck.engines import DipsatEngine
 from ..crosscheck.protocol import ProtocolError, read_request
 
 
-def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
+def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> None:
     engine = DipsatEngine()
     for line in stdin:
-        request_id = None
+        request_id: Any = None  # echoed back as the request gave it (untyped JSON)
         try:
             data = json.loads(line)
             request_id = data.get("id") if isinstance(data, dict) else None

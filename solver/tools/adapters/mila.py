@@ -120,7 +120,7 @@ def check_request(data: Any) -> Request:
     )
 
 
-def handle_line(line: str, adjudicate: Callable[[Request], dict]) -> dict:
+def handle_line(line: str, adjudicate: Callable[[Request], dict[str, Any]]) -> dict[str, Any]:
     """The reply to one request line; never raises."""
     try:
         data = json.loads(line)
@@ -151,7 +151,7 @@ def _claim_stdout() -> IO[str]:
     return out
 
 
-def serve(adjudicate: Callable[[Request], dict]) -> None:
+def serve(adjudicate: Callable[[Request], dict[str, Any]]) -> None:
     """Answer requests from stdin until it closes, one reply line each, flushed."""
     out = _claim_stdout()
     while line := sys.stdin.readline():
@@ -178,15 +178,15 @@ def _new_game(request: Request) -> Any:
         raise RequestError(f"MILA's standard map has no power {unknown[0]!r}")
     for power, units in request.units.items():
         game.set_units(power, units)
-    for power, units in request.dislodged.items():  # after all others: retreats need them
-        game.set_units(power, [f"*{unit}" for unit in units])
+    for power, dislodged in request.dislodged.items():  # after all others: retreats need them
+        game.set_units(power, [f"*{unit}" for unit in dislodged])
     if game.error:
         raise RequestError(f"MILA rejected the position: {'; '.join(map(str, game.error))}")
     for power, centers in request.centers.items():
         game.set_centers(power, centers)
-    for power, units in request.dislodged.items():
+    for power, dislodged in request.dislodged.items():
         retreats = game.get_power(power).retreats
-        for unit, (origin, by_convoy) in units.items():
+        for unit, (origin, by_convoy) in dislodged.items():
             if unit not in retreats:
                 raise RequestError(f"MILA did not take the dislodged unit {unit!r}")
             if not by_convoy:
@@ -195,11 +195,11 @@ def _new_game(request: Request) -> Any:
     return game
 
 
-def _labels(results: dict, unit: str) -> set[str]:
+def _labels(results: dict[str, Any], unit: str) -> set[str]:
     return {r.message for r in results.get(unit, ())} - {""}
 
 
-def _find_unit(table: dict, unit: str) -> str | None:
+def _find_unit(table: dict[str, Any], unit: str) -> str | None:
     """`unit` if MILA knows it, else the one unit MILA has in that province."""
     if unit in table:
         return unit
@@ -207,7 +207,7 @@ def _find_unit(table: dict, unit: str) -> str | None:
     return same[0] if len(same) == 1 else None
 
 
-def ordered_game(request: Request):
+def ordered_game(request: Request) -> Any:
     """A MILA game at the request's position with its orders set, ready to process."""
     game = _new_game(request)
     by_power: dict[str, list[str]] = {}
@@ -218,7 +218,7 @@ def ordered_game(request: Request):
     return game
 
 
-def adjudicate(request: Request) -> dict:
+def adjudicate(request: Request) -> dict[str, Any]:
     """Adjudicate one phase with MILA; the reply without its id."""
     game = ordered_game(request)
     outcome = game.process().results  # of the phase processed, whatever phases MILA skips

@@ -21,6 +21,7 @@ is not dislodged, whether or not the army uses it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -63,7 +64,7 @@ class Names:
     place: dict[str, str]  # any pydip name -> its MILA place: 'Spain North Coast' -> 'SPA/NC'
 
 
-def _province_of(board_lookup: Any, name: str) -> str:
+def _province_of(board_lookup: Callable[[str], str], name: str) -> str:
     """Our province code for a pydip land or sea name ('Western Mediterranean Sea')."""
     for text in (name, re.sub(r"\s+(Sea|Ocean)$", "", name)):
         try:
@@ -226,7 +227,7 @@ class _Turn:
         raise RequestError(f"cannot express {order!r} in a movement phase")
 
 
-def _movement(request: Request, turn: _Turn) -> dict:
+def _movement(request: Request, turn: _Turn) -> dict[str, Any]:
     commands: list[Command] = []
     keys: dict[str, str] = {}  # pydip position of an ordered unit -> MILA province
     for power, order in request.orders:
@@ -259,7 +260,7 @@ def _movement(request: Request, turn: _Turn) -> dict:
     }
 
 
-def _adjustment(request: Request, turn: _Turn) -> dict:
+def _adjustment(request: Request, turn: _Turn) -> dict[str, Any]:
     homes = vanilla_dip.generate_home_territories()
     powers = list(turn.players)
     owned = {p: {turn.names.land[c] for c in request.centers.get(p, [])} for p in powers}
@@ -294,7 +295,7 @@ def _adjustment(request: Request, turn: _Turn) -> dict:
     }
 
 
-def adjudicate(request: Request) -> dict:
+def adjudicate(request: Request) -> dict[str, Any]:
     """Adjudicate one phase with pydip; the reply without its id."""
     if request.kind == "R":
         raise RequestError(

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
 from .compare import classify, differences
-from .engines import DipsatEngine, engine
+from .engines import DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
 
@@ -21,7 +22,7 @@ class Summary:
     turns: int = 0
     agreed: int = 0
     skipped: int = 0
-    classes: Counter = field(default_factory=Counter)
+    classes: Counter[str] = field(default_factory=Counter)
     cases: dict[str, str] = field(default_factory=dict)  # class -> minimal case text
     errors: list[str] = field(default_factory=list)
 
@@ -34,7 +35,7 @@ class Summary:
             self.cases.setdefault(name, text)
         self.errors += other.errors[: max(0, 20 - len(self.errors))]
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "turns": self.turns,
             "agreements": self.agreed,
@@ -82,8 +83,15 @@ def check_turns(
     return summary
 
 
-def _minimal(name, label, position, orders, theirs, ours) -> str:
-    def disagrees(pos: Position, given: list[Given]) -> bool:
+def _minimal(
+    name: str,
+    label: str,
+    position: Position,
+    orders: list[Given],
+    theirs: DipsatEngine | ExternalEngine,
+    ours: DipsatEngine,
+) -> str:
+    def disagrees(pos: Position, given: Sequence[Given]) -> bool:
         try:
             mine = ours.adjudicate(name, pos, given)
         except DipsatError:
@@ -101,7 +109,7 @@ def _minimal(name, label, position, orders, theirs, ours) -> str:
     return case_text(f"X.{name}", label, small, small_orders, theirs.name, found)
 
 
-def _convoys(orders: list[Given]) -> frozenset[str]:
+def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     from ...values.orders import Convoy
 
     return frozenset(
@@ -109,7 +117,7 @@ def _convoys(orders: list[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple) -> Summary:
+def _chunk(args: tuple[str, int, int, int, float]) -> Summary:
     against, seed, start, stop, timeout = args
     return check_turns(against, random_turns(seed, start, stop), timeout)
 
@@ -130,16 +138,17 @@ def campaign(
     if dask:
         from distributed import Client, as_completed
 
-        client = Client(dask) if dask != "local" else Client(processes=False)
+        # distributed ships py.typed but leaves Client(), as_completed() and close() unannotated
+        client = Client(dask) if dask != "local" else Client(processes=False)  # type: ignore[no-untyped-call]
         try:
             futures = client.map(_chunk, jobs, pure=False)
-            for future in as_completed(futures):
-                part = future.result()
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                part: Summary = future.result()
                 total.merge(part)
                 if progress:
                     progress(part.turns)
         finally:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]
     elif workers <= 1:
         for job in jobs:
             part = _chunk(job)

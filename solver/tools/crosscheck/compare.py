@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import networkx as nx
 
 from ...judge.fallback import dependency_graph
 from ...judge.legality import Checked, Status, analyse, destination
 from ...judge.model import Structure, build
-from ...values.decisions import Decision
 from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
 from ...values.outcomes import Illegality, Invalidity
 from ...values.position import Position
@@ -17,15 +17,15 @@ from ...values.rules import DATC_2025, RuleBook
 
 
 def differences(
-    ours: dict, theirs: dict, convoys: frozenset[str] = frozenset()
-) -> dict[str, tuple]:
+    ours: dict[str, Any], theirs: dict[str, Any], convoys: frozenset[str] = frozenset()
+) -> dict[str, tuple[Any, Any]]:
     """Per aspect, what differs: results by place, dislodged units, retreat options, units.
 
     The results of the convoying fleets in `convoys` are left out: engines do not agree on
     what to call a convoy (DATC: available unless the fleet is dislodged or a paradox rule
     fails it; MILA: void when the army does not use it), and whether it worked shows in the
     army's move and the fleet's dislodgement."""
-    found: dict[str, tuple] = {}
+    found: dict[str, tuple[Any, Any]] = {}
     for place in sorted(set(ours["results"]) | set(theirs["results"])):
         if place in convoys:
             continue
@@ -48,7 +48,7 @@ def differences(
 def classify(
     position: Position,
     orders: Sequence[Given],
-    found: dict[str, tuple],
+    found: dict[str, tuple[Any, Any]],
     rules: RuleBook = DATC_2025,
 ) -> str:
     """The kind of the first differing decision, in dependency order, with what makes it
@@ -56,7 +56,8 @@ def classify(
     turn = analyse(position, orders, rules)
     structure = Structure.of(turn)
     graph = dependency_graph(build(structure))
-    differing: list[Decision] = []
+    # (kind, province) as plain strings; equal to the graph's (DecisionKind, province) nodes
+    differing: list[tuple[str, str]] = []
     touched = set()
     for key, (a, b) in found.items():
         where = key.partition(" ")[2]
@@ -71,8 +72,8 @@ def classify(
         going = destination(checked)
         dest = going.province if going is not None else None
         if unit.province in touched or dest in touched:
-            kind = type(checked.order).__name__
-            name = "move" if kind == "Move" else "support" if "Support" in kind else "convoy"
+            cls = type(checked.order).__name__
+            name = "move" if cls == "Move" else "support" if "Support" in cls else "convoy"
             return f"{name}: {checked.status.value} for dipsat ({_why(checked)})"
     for key in found:
         what, _, where = key.partition(" ")
@@ -122,7 +123,7 @@ def _why(checked: Checked) -> str:
     return _WHY.get(reason.code, reason.why)
 
 
-def _feature(s: Structure, decision: Decision) -> str:
+def _feature(s: Structure, decision: tuple[str, str]) -> str:
     kind, p = decision
     if kind == "move" and p in s.moves:
         move = s.moves[p]

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ...cycle.game import advance
 from ...values.orders import Given
@@ -33,7 +34,9 @@ class DipsatEngine:
     def __init__(self, rules: RuleBook = DATC_2025) -> None:
         self.rules = rules
 
-    def adjudicate(self, request_id: str, position: Position, orders: Sequence[Given]) -> dict:
+    def adjudicate(
+        self, request_id: str, position: Position, orders: Sequence[Given]
+    ) -> dict[str, Any]:
         step = advance(position, orders, self.rules)
         dislodged = {}
         if isinstance(step, Resolution):
@@ -55,10 +58,10 @@ class ExternalEngine:
             self.command = shlex.split(self.command)
         self.name = command if isinstance(command, str) else " ".join(command)
         self.timeout = timeout
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
                 self.command,
@@ -67,6 +70,7 @@ class ExternalEngine:
                 stderr=subprocess.PIPE,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
+            assert self.process.stdout is not None  # stdout=PIPE
             os.set_blocking(self.process.stdout.fileno(), False)
             self.buffer = b""
         return self.process
@@ -77,10 +81,13 @@ class ExternalEngine:
             self.process.wait()
         self.process = None
 
-    def adjudicate(self, request_id: str, position: Position, orders: Sequence[Given]) -> dict:
+    def adjudicate(
+        self, request_id: str, position: Position, orders: Sequence[Given]
+    ) -> dict[str, Any]:
         line = json.dumps(request(request_id, position, orders)) + "\n"
         try:
             process = self._start()
+            assert process.stdin is not None  # stdin=PIPE
             process.stdin.write(line.encode())
             process.stdin.flush()
             text = self._read_line(process)
@@ -94,7 +101,9 @@ class ExternalEngine:
         except EOFError:
             code = self.process.wait() if self.process else None
             tail = (
-                self.process.stderr.read()[-300:].decode(errors="replace") if self.process else ""
+                self.process.stderr.read()[-300:].decode(errors="replace")
+                if self.process and self.process.stderr  # stderr=PIPE: not None
+                else ""
             )
             self._restart()
             return {"id": request_id, "error": f"{self.name} exited ({code}): {tail.strip()}"}
@@ -102,7 +111,8 @@ class ExternalEngine:
             self._restart()
             return {"id": request_id, "error": f"{self.name}: malformed reply: {err}"}
 
-    def _read_line(self, process: subprocess.Popen) -> str:
+    def _read_line(self, process: subprocess.Popen[bytes]) -> str:
+        assert process.stdout is not None  # stdout=PIPE
         deadline = time.monotonic() + self.timeout
         with selectors.DefaultSelector() as selector:
             selector.register(process.stdout, selectors.EVENT_READ)
@@ -121,6 +131,7 @@ class ExternalEngine:
 
     def close(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            assert self.process.stdin is not None  # stdin=PIPE
             self.process.stdin.close()
             try:
                 self.process.wait(timeout=2)
@@ -130,7 +141,9 @@ class ExternalEngine:
         self.process = None
 
 
-def engine(name: str, timeout: float = 10.0, rules: RuleBook = DATC_2025):
+def engine(
+    name: str, timeout: float = 10.0, rules: RuleBook = DATC_2025
+) -> DipsatEngine | ExternalEngine:
     """An engine by name: 'dipsat', 'mila', 'pydip', or a command line."""
     if name == "dipsat":
         return DipsatEngine(rules)

@@ -120,11 +120,11 @@ def _orders(rng: random.Random, position: Position) -> list[Given]:
             if board.province(p).kind is Kind.COAST and p != unit.province
         )
         rng.shuffle(goals)
-        for goal in goals[:12]:
-            routes = list(minimal_routes(board, unit.province, goal, frozenset(fleets_at_sea)))
+        for province in goals[:12]:
+            routes = list(minimal_routes(board, unit.province, province, frozenset(fleets_at_sea)))
             if routes:
-                adjacent = board.army_adjacent(unit.province, goal)
-                convoyed[unit] = (Place(goal), adjacent)
+                adjacent = board.army_adjacent(unit.province, province)
+                convoyed[unit] = (Place(province), adjacent)
                 break
     orders: list[Given] = []
     convoying: set[Unit] = set()

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from topology import Location, UnitType
 
@@ -30,6 +31,7 @@ from ...values.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    UnitRef,
     Waive,
 )
 from ...values.outcomes import Outcome, Result
@@ -50,7 +52,7 @@ def order_text(order: Order, unit: Unit | None = None) -> str:
     """An order as a MILA string.  `unit`, when known, gives the type and coast the board
     has, so the string describes the real unit."""
 
-    def ref(r) -> str:
+    def ref(r: UnitRef) -> str:
         kind = r.type.value if r.type else "A"
         return f"{kind} {place_text(r.place)}"
 
@@ -79,7 +81,7 @@ def order_text(order: Order, unit: Unit | None = None) -> str:
     raise AssertionError(order)
 
 
-def request(request_id: str, position: Position, orders: Sequence[Given]) -> dict:
+def request(request_id: str, position: Position, orders: Sequence[Given]) -> dict[str, Any]:
     """The request for one phase."""
     by_unit = {u.province: u for u in position.units}
     by_unit.update({d.unit.province: d.unit for d in position.dislodged})
@@ -97,7 +99,7 @@ def reply(
     outcomes: Sequence[Outcome],
     after: Position,
     dislodged: Mapping[Unit, Sequence[Location]],
-) -> dict:
+) -> dict[str, Any]:
     """Our reply: per ordered unit whether its order succeeded, the dislodged units with
     their retreat options, and the units on the board afterwards."""
     results: dict[str, bool] = {}
@@ -121,7 +123,7 @@ def reply(
     }
 
 
-def read_reply(line: str, request_id: str) -> dict:
+def read_reply(line: str, request_id: str) -> dict[str, Any]:
     """Check a reply line from another program; a ProtocolError says what was wrong."""
     if len(line) > MAX_REPLY_BYTES:
         raise ProtocolError(f"reply of {len(line)} bytes; at most {MAX_REPLY_BYTES}")
@@ -184,7 +186,7 @@ __all__ = [
 ]
 
 
-def read_request(data: dict):
+def read_request(data: dict[str, Any]) -> tuple[Position, list[Given]]:
     """A request as a position and orders (for serving dipsat behind the protocol)."""
     from topology import standard
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ...judge.movement import adjudicate
@@ -43,10 +43,10 @@ def shrink(
         for unit in sorted(position.units, reverse=True):
             if unit.province in needed:
                 continue
-            trial = replace(position, units=tuple(u for u in position.units if u != unit))
+            smaller = replace(position, units=tuple(u for u in position.units if u != unit))
             tries += 1
-            if disagrees(trial, orders):
-                position = trial
+            if disagrees(smaller, orders):
+                position = smaller
                 changed = True
     return position, orders
 
@@ -57,7 +57,7 @@ def case_text(
     position: Position,
     orders: Sequence[Given],
     theirs: str,
-    found: dict[str, tuple],
+    found: Mapping[str, tuple[object, object]],
 ) -> str:
     """A case file: the position as set-up lines, the orders with dipsat's outcomes, and
     what the other engine said, as comments."""
@@ -71,9 +71,9 @@ def case_text(
         lines.append(f"{unit.power} owns {position.name(unit)}")
     by_power: dict[str, list[str]] = {}
     for outcome in resolution.outcomes:
-        by_power.setdefault(outcome.given.power, []).append(
-            f"{outcome.given.order} => {outcome.label}"
-        )
+        power = outcome.given.power
+        assert power is not None  # generated and recorded orders come with their power
+        by_power.setdefault(power, []).append(f"{outcome.given.order} => {outcome.label}")
     for power, texts in sorted(by_power.items()):
         lines += ["", f"{power}:", *texts]
     return "\n".join(lines) + "\n"
