@@ -91,7 +91,6 @@ def resolve(
         dislodged=retreating,
         standoffs=empty,
         recorded=dict(settlement.recorded),
-        turn=turn,
     )
 
 

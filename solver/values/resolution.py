@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from topology import Location
+from topology import BoardView, Location
 
 from .decisions import Decision
 from .orders import Given
@@ -96,7 +95,7 @@ class PhaseResolution:
         return board_svg(scene)
 
 
-def _retreat_line(board: Any, r: Retreating) -> str:
+def _retreat_line(board: BoardView, r: Retreating) -> str:
     where = ", ".join(board.location_name(o) for o in r.options) or "nowhere: destroyed"
     origin = f" (attacked from {board.province(r.attacker_from).name})" if r.attacker_from else ""
     return f"dislodged: {r.unit.power} {r.unit.text(board)}{origin}; retreats: {where}"
@@ -113,7 +112,6 @@ class Resolution(PhaseResolution):
     dislodged: tuple[Retreating, ...]
     standoffs: frozenset[str]  # provinces left empty by a standoff
     recorded: Mapping[Decision, bool] = field(default_factory=dict)  # kept from history
-    turn: Any = field(default=None, compare=False)  # the judge's working
 
     @property
     def retreating(self) -> tuple[Retreating, ...]:
