@@ -25,7 +25,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ROOT.parent / "shared" / "games"
+GAMES = ROOT / "tests" / "data" / "games"
 
 
 # -- inputs -------------------------------------------------------------------------------------
