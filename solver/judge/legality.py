@@ -480,11 +480,8 @@ def _invalid_reason(
     names = checked.given.board or CODES
     match checked:
         case CheckedMove(by_convoy=True, dest=dest):
-            fleets = frozenset(
-                f.province
-                for f in convoys.get((unit.province, dest.province), [])
-                if _convoy_matches(in_force, f)
-            )
+            # every fleet listed convoys this very move: the index is keyed by it
+            fleets = frozenset(f.province for f in convoys.get((unit.province, dest.province), []))
             if not has_route(position.board, unit.province, dest.province, fleets):
                 return Invalid.because(Invalidity.NO_CONVOY_ORDERED)
         case CheckedSupport(dest=None, target=target):
@@ -513,12 +510,6 @@ def _at(position: Position, province: str) -> str:
     unit = position.unit_in(province)
     assert unit is not None
     return position.name(unit)
-
-
-def _convoy_matches(in_force: Mapping[str, Checked | None], fleet: Unit) -> bool:
-    checked = in_force[fleet.province]
-    assert isinstance(checked, CheckedConvoy)
-    return _matches_move(in_force.get(checked.target), checked.dest.province)
 
 
 __all__ = [
