@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
+from ..values.decisions import (
+    CONVOY,
+    DISLODGED,
+    MOVE,
+    ORDER_KINDS,
+    PATH,
+    SEA,
+    SUPPORT,
+    Decision,
+    DecisionKind,
+)
 from ..values.orders import Hold
 from ..values.outcomes import (
     BackupRule,
@@ -192,7 +202,7 @@ def _unresolved(
     """The unresolved paradox the order in force lies on, if any."""
     if s.order_of.get(p) is not checked:
         return None
-    for kind in (MOVE, PATH, SUPPORT, CONVOY):
+    for kind in ORDER_KINDS:
         core = paradox_of.get((kind, p))
         if core is not None and core.unresolved:
             return ParadoxRule(core.rule, core.labels)

@@ -28,7 +28,7 @@ from ..judge.model import Structure
 from ..judge.resolution import as_it_stands, resolve
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
-from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
+from ..values.decisions import DISLODGED, MOVE, ORDER_KINDS, Decision
 from ..values.orders import (
     MOVEMENT_ORDERS,
     Convoy,
@@ -379,7 +379,7 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
         if dest is None:
             continue
         if parts(dest.province)[1] in touched:
-            for kind in (MOVE, PATH, SUPPORT, CONVOY):
+            for kind in ORDER_KINDS:
                 free.add((kind, unit.province))
     return free
 

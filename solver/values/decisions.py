@@ -20,5 +20,8 @@ class DecisionKind(enum.StrEnum):
 MOVE, PATH, SEA, SUPPORT, CONVOY, DISLODGED = DecisionKind
 """The kinds as plain names, for the equations that build decisions in their inner loops."""
 
+ORDER_KINDS = (MOVE, PATH, SEA, SUPPORT, CONVOY)
+"""The kinds that decide an order's own success (DISLODGED is about the unit)."""
+
 Decision = tuple[DecisionKind, str]
 """(kind, province of the unit whose order it is): ``(MOVE, "mun")``."""
