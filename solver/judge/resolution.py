@@ -156,6 +156,8 @@ def retreats(
     empty: frozenset[str],
 ) -> tuple[Retreating, ...]:
     """Each dislodged unit with its attacker's origin and the places it may retreat to."""
+    if not dislodger:
+        return ()
     after = Position(turn.position.phase, units, (), (), empty, board=turn.board)
     found = []
     for p, m in sorted(dislodger.items()):

@@ -97,7 +97,7 @@ class UnitRef:
 
     def text(self, names: Names) -> str:
         place = self.place.text(names)
-        return f"{self.type.value} {place}" if self.type else place
+        return f"{self.type._value_} {place}" if self.type else place  # no descriptor
 
     def __str__(self) -> str:
         return self.text(CODES)
