@@ -13,6 +13,7 @@ steps with 1 to 64 timelines of 34 units each.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -21,24 +22,35 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.values.orders import Given
+    from solver.values.position import Position
+
+    Turn = tuple[Position, list[Given]]
+
+Call = Callable[[], object]
+Row = dict[str, Any]
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "data" / "games"
 
 
 # -- inputs -------------------------------------------------------------------------------------
-def random_inputs(count: int):
+def random_inputs(count: int) -> list[Turn]:
     from solver.tools.crosscheck.generate import random_turn
 
     return [random_turn(f"bench-{i}", units=(34, 34)) for i in range(count)]
 
 
-def datc_inputs():
+def datc_inputs() -> list[Turn]:
     from solver.formats.cases import case_files, read_cases
 
-    turns = []
+    turns: list[Turn] = []
     for path in case_files([ROOT / "cases" / "datc"]):
         for case in read_cases(path):
             if case.movement is not None and case.position.phase.kind.value == "movement":
@@ -46,10 +58,10 @@ def datc_inputs():
     return turns
 
 
-def game_inputs():
+def game_inputs() -> list[Turn]:
     from solver.formats.mila import read_game
 
-    turns = []
+    turns: list[Turn] = []
     for path in sorted(GAMES.glob("*.json")):
         for phase in read_game(path).phases:
             if phase.phase is not None and phase.phase.kind.value == "movement":
@@ -58,18 +70,18 @@ def game_inputs():
 
 
 # -- engines ------------------------------------------------------------------------------------
-def prepare(engine: str, turns):
+def prepare(engine: str, turns: Sequence[Turn]) -> list[Call | None]:
     """Per turn, a callable that runs the engine's core adjudication (None: not expressible)."""
     from solver.tools.crosscheck.protocol import request
 
-    prepared = []
+    prepared: list[Call | None] = []
     if engine.startswith("dipsat"):
         from solver.judge.movement import adjudicate
         from solver.judge.solve import SolverConfig
 
         # "dipsat-solver": the unoptimised path, every turn through CP-SAT
         config = SolverConfig(propagate=engine == "dipsat")
-        return [lambda p=p, o=o: adjudicate(p, o, config=config) for p, o in turns]
+        return [functools.partial(adjudicate, p, o, config=config) for p, o in turns]
     from solver.tools.adapters import mila as adapter
 
     for i, (position, orders) in enumerate(turns):
@@ -81,13 +93,14 @@ def prepare(engine: str, turns):
     return prepared
 
 
-def _mila(checked):
+def _mila(checked: Any) -> Call:
     from solver.tools.adapters.mila import ordered_game
 
-    return ordered_game(checked).process
+    process: Call = ordered_game(checked).process
+    return process
 
 
-def _pydip(checked):
+def _pydip(checked: Any) -> Call:
     from pydip.player.command.command import HoldCommand
     from pydip.turn import resolve as pydip_resolve
 
@@ -101,7 +114,7 @@ def _pydip(checked):
     return lambda: pydip_resolve.resolve_turn(turn.map, commands)
 
 
-def timed(calls) -> list[float]:
+def timed(calls: Sequence[Call | None]) -> list[float]:
     times = []
     for call in calls:
         if call is None:
@@ -113,10 +126,13 @@ def timed(calls) -> list[float]:
 
 
 # -- sections (each run in its own process) -----------------------------------------------------
-def section(engine: str, name: str, turns: int) -> dict:
-    inputs = {"random": lambda: random_inputs(turns), "datc": datc_inputs, "games": game_inputs}[
-        name
-    ]()
+def section(engine: str, name: str, turns: int) -> Row:
+    read: dict[str, Callable[[], list[Turn]]] = {
+        "random": lambda: random_inputs(turns),
+        "datc": datc_inputs,
+        "games": game_inputs,
+    }
+    inputs = read[name]()
     calls = prepare(engine, inputs)
     warm = [c for c in calls if c is not None][:20]
     timed(warm)  # warm-up: imports, first solve
@@ -138,7 +154,7 @@ def section(engine: str, name: str, turns: int) -> dict:
     }
 
 
-def _propagated(inputs) -> int:
+def _propagated(inputs: Sequence[Turn]) -> int:
     """How many of the turns propagation settles on its own, without CP-SAT."""
     from solver.judge.legality import analyse
     from solver.judge.model import Structure
@@ -147,7 +163,7 @@ def _propagated(inputs) -> int:
 
     count = 0
     for position, orders in inputs:
-        structure = Structure.of(analyse(position, orders, DATC_2025, None))
+        structure = Structure.of(analyse(position, orders, DATC_2025))
         count += len(propagate(structure, {})[0]) == len(structure.decisions())
     return count
 
@@ -155,7 +171,7 @@ def _propagated(inputs) -> int:
 REPEATS = 5
 
 
-def multiverse_section(timelines: int) -> dict:
+def multiverse_section(timelines: int) -> Row:
     """One multiverse step with the given number of timelines of 34 units each, against
     as many separate standard turns (each the best of REPEATS runs)."""
     from solver.judge.movement import adjudicate
@@ -190,7 +206,7 @@ def multiverse_section(timelines: int) -> dict:
     }
 
 
-def throughput(engine: str, turns: int, workers: int) -> dict:
+def throughput(engine: str, turns: int, workers: int) -> Row:
     """Turns per second with `workers` processes at once, each adjudicating its share of the
     random turns (inputs prepared before the clock starts; the slowest worker sets the pace)."""
     jobs = [
@@ -219,7 +235,7 @@ def throughput(engine: str, turns: int, workers: int) -> dict:
     }
 
 
-def part(engine: str, turns: int, workers: int, index: int) -> dict:
+def part(engine: str, turns: int, workers: int, index: int) -> Row:
     inputs = random_inputs(turns)[index::workers]
     calls = [c for c in prepare(engine, inputs) if c is not None]
     timed(calls[:10])  # warm-up
@@ -229,15 +245,14 @@ def part(engine: str, turns: int, workers: int, index: int) -> dict:
     return {"turns": len(calls), "seconds": sum(timed(calls))}
 
 
-def run_in_child(*args: str) -> dict:
+def run_in_child(*args: str) -> Row:
     out = subprocess.run(
-        [sys.executable, "-m", "benchmarks.run", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-m", "benchmarks.run", *args], cwd=ROOT, capture_output=True, text=True
     )
-    return json.loads(out.stdout)
+    if out.returncode != 0:
+        sys.exit(f"benchmarks: the section {' '.join(args)} failed:\n{out.stderr}")
+    row: Row = json.loads(out.stdout)
+    return row
 
 
 # -- report -------------------------------------------------------------------------------------
@@ -264,7 +279,7 @@ def report(turns: int) -> str:
         f"diplomacy (MILA) {version('diplomacy')}, pydip {version('pydip')}",
         f"- inputs: {turns} seeded random 34-unit movement turns; the movement phases of "
         "the DATC cases (pydip cannot express illegal orders: those are skipped); the movement "
-        "phases of the 10 real games",
+        f"phases of the {len(list(GAMES.glob('*.json')))} real games in tests/data/games",
         "",
         "## Latency per turn (ms) and ratios",
         "",
