@@ -1,0 +1,29 @@
+"""The benchmark's pieces run on small inputs, so `python -m benchmarks.run` cannot rot between
+measurements (it times nothing here: the figures live in docs/performance.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import run
+
+
+@pytest.mark.parametrize("engine", ["dipsat", "dipsat-solver", "mila", "pydip"])
+@pytest.mark.parametrize("inputs", ["datc", "games", "random"])
+def test_each_engine_adjudicates_every_input_it_can_express(engine, inputs):
+    row = run.section(engine, inputs, 5)
+    expected = {"datc": len(run.datc_inputs()), "games": len(run.game_inputs()), "random": 5}
+    assert row["turns"] + row["skipped"] == expected[inputs]
+    # dipsat and MILA read every order; pydip cannot write illegal orders, which only the
+    # DATC cases give
+    assert row["skipped"] == 0 or (engine == "pydip" and inputs == "datc")
+    assert row["turns"] > 0 and row["median_ms"] > 0
+    if engine == "dipsat":
+        assert 0 < row["propagated"] <= row["turns"]
+
+
+def test_a_multiverse_step_and_a_throughput_part_run():
+    step = run.multiverse_section(2)
+    assert step["timelines"] == 2 and step["step_s"] > 0 and step["separate_s"] > 0
+    part = run.part("dipsat", 6, 2, 1)
+    assert part["turns"] == 3 and part["seconds"] > 0
