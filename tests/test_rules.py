@@ -11,6 +11,7 @@ import pytest
 from conftest import DATA, ROOT, all_cases, table
 
 from solver.errors import DipsatError
+from solver.formats.cases import read_cases
 from solver.formats.rulebooks import rule_book
 from solver.tools.compare import compare
 from solver.tools.conformance import run_case
@@ -84,6 +85,17 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
 def test_compare_rules_finds_the_cases_a_policy_changes(book, cases):
     changed = compare(DATC, EDITIONS["2025"], rule_book(str(DATA / "rulebooks" / book)))
     assert [d["id"] for d in changed] == cases.split()
+
+
+@pytest.mark.parametrize(
+    "cases", sorted((DATA / "rulebooks").glob("*.cases")), ids=lambda path: path.stem
+)
+def test_cases_written_for_a_rule_book_file_pass_under_it(cases):
+    """Each tests/data/rulebooks/NAME.cases holds cases whose expectations are those of
+    NAME.toml, for a policy no edition uses."""
+    book = rule_book(str(cases.with_suffix(".toml")))
+    failures = [f for case in read_cases(cases) for f in run_case(case, book).failures]
+    assert not failures, "\n".join(f"{f.case}: {f.order}: {f.expected} / {f.got}" for f in failures)
 
 
 def test_a_rule_book_file_names_unknown_policies(tmp_path):

@@ -295,7 +295,10 @@ class _Reader:
             return reading.refused(
                 Verdict.ILLEGAL, f"the supported move is impossible: {way.value}"
             )
-        return replace(reading, dest=dest, coast=order.dest.coast)
+        coast = order.dest.coast
+        if isinstance(way, Way) and way.coast is not None:
+            coast = way.coast  # where the move would go: 4.B.3 (a) may ignore the coast named
+        return replace(reading, dest=dest, coast=coast)
 
     def coast_may_stay_open(self, supporter: Unit, supported: Unit) -> bool:
         """4.B.4: may a support leave open which coast the supported fleet goes to?"""

@@ -319,7 +319,7 @@ class _Judge:
             return illegal(Illegality.SUPPORT_OUT_OF_REACH, position.name(unit), _name(board, into))
         if not isinstance(order, SupportMove) or dest is None:
             return CheckedSupport(index, given, unit, Status.ACTIVE, target=target.province)
-        problem, _, _ = _move_problem(
+        problem, where, _ = _move_problem(
             board, position, target, dest, order.dest.coast, unit.province, rules
         )
         if problem is not None and problem.code is Illegality.COAST_NEEDED:  # 4.B.4
@@ -330,7 +330,8 @@ class _Judge:
                 problem = None
         if problem:
             return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
-        settled = Location(dest, order.dest.coast)
+        # the coast as the move would settle it (4.B.3 (a) ignores one out of reach)
+        settled = where if problem is None and where is not None else Location(dest)
         return CheckedSupport(
             index, given, unit, Status.ACTIVE, target=target.province, dest=settled
         )
