@@ -331,7 +331,7 @@ class _Judge:
         if problem:
             return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
         # the coast as the move would settle it (4.B.3 (a) ignores one out of reach)
-        settled = where if problem is None and where is not None else Location(dest)
+        settled = where if where is not None and where.coast else Location(dest, order.dest.coast)
         return CheckedSupport(
             index, given, unit, Status.ACTIVE, target=target.province, dest=settled
         )
