@@ -51,7 +51,7 @@ def as_it_stands(
 ) -> Position:
     """The board right after the movement, its phase unchanged: what follows is the
     caller's business (a multiverse splits its joint board; the explorer needs nothing)."""
-    return Position(before.phase, units, (), dislodged, standoffs, board=before.board)
+    return before.derive(before.phase, units, (), dislodged, standoffs)
 
 
 class _Decided:
@@ -158,7 +158,7 @@ def retreats(
     """Each dislodged unit with its attacker's origin and the places it may retreat to."""
     if not dislodger:
         return ()
-    after = Position(turn.position.phase, units, (), (), empty, board=turn.board)
+    after = turn.position.derive(turn.position.phase, units, (), (), empty)
     found = []
     for p, m in sorted(dislodger.items()):
         by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
@@ -185,7 +185,7 @@ def outcome_of(
     if checked.status is Status.INVALID:
         return Outcome(checked.given, Result.INVALID, reason=checked.reason, **fate)
     assert p is not None
-    unresolved = _unresolved(checked, s, p, paradox_of)
+    unresolved = _unresolved(checked, s, p, paradox_of) if paradox_of else None
     if unresolved is not None:  # its fate is as unknown as its result
         return Outcome(checked.given, Result.UNRESOLVED, reason=unresolved)
     result, reason = _result(checked, s, decided, p, paradox_of)

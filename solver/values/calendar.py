@@ -53,17 +53,16 @@ def season_over(before: Position, units: tuple[Unit, ...], centres: Centres) -> 
     phase, board = before.phase, before.map
     if phase.season is Season.SPRING:
         fall = Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
-        return Position(fall, units, centres, board=board)
-    winter = Position(
+        return before.derive(fall, units, centres)
+    winter = before.derive(
         Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENT),
         units,
         _ownership(board, units, centres),
-        board=board,
     )
     if any(adjustment(winter, power) for power in board.powers):
         return winter
     spring = Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
-    return Position(spring, units, winter.centres, board=board)
+    return before.derive(spring, units, winter.centres)
 
 
 def after_movement(
@@ -77,14 +76,14 @@ def after_movement(
     phase = before.phase
     if dislodged:
         retreat = Phase(phase.year, phase.season, PhaseKind.RETREAT)
-        return Position(retreat, units, before.centres, dislodged, standoffs, board=before.board)
+        return before.derive(retreat, units, None, dislodged, standoffs)
     return season_over(before, units, before.centres)
 
 
 def after_adjustment(before: Position, units: tuple[Unit, ...]) -> Position:
     """The position after the winter adjustments: the next spring."""
     spring = Phase(before.phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
-    return Position(spring, units, before.centres, board=before.board)
+    return before.derive(spring, units)
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,37 @@ class Position:
     _memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._arrange()
+        _check_units(self.board, self.units)
+        _check_units(self.board, [d.unit for d in self.dislodged])
+        _check_centres(self.board, self.centres)
+
+    def derive(
+        self,
+        phase: Phase,
+        units: Iterable[Unit],
+        centres: Centres | None = None,
+        dislodged: Iterable[DislodgedUnit] = (),
+        standoffs: frozenset[str] = frozenset(),
+    ) -> Position:
+        """The position that follows this one by the rules, on the same board (centres
+        unchanged unless given).  Arranged like any other but not checked again: this one
+        was, and the adjudicator puts units only where they may stand."""
+        derived = object.__new__(Position)
+        for name, value in (
+            ("phase", phase),
+            ("units", units),
+            ("centres", self.centres if centres is None else centres),
+            ("dislodged", dislodged),
+            ("standoffs", standoffs),
+            ("board", self.board),
+        ):
+            object.__setattr__(derived, name, value)
+        derived._arrange()
+        return derived
+
+    def _arrange(self) -> None:
+        """Sort the collections (so equal positions compare equal) and index the units."""
         # units stand in distinct provinces, so their places alone order them
         units = tuple(
             sorted(self.units, key=lambda u: (u.location.province, u.location.coast or ""))
@@ -150,9 +181,6 @@ class Position:
                 first, second = seen[province].text(self.board), unit.text(self.board)
                 raise PositionError(f"two units in one province: {first} and {second}")
             seen[province] = unit
-        _check_units(self.board, self.units)
-        _check_units(self.board, [d.unit for d in self.dislodged])
-        _check_centres(self.board, self.centres)
         object.__setattr__(self, "_by_province", seen)
         object.__setattr__(self, "_memo", {})
 
