@@ -86,6 +86,17 @@ def test_a_wrong_verdict_is_named(case_id, index, verdict):
     assert any(f"the checker reads it as {verdict}" in p for p in problems), problems
 
 
+@pytest.mark.parametrize("case_id", ["6.C.1", "6.D.2", "6.B.2"])
+def test_units_left_where_they_were_after_the_turn_are_named(case_id):
+    """The next position must hold the units the decisions move, on the coast they reach,
+    and not the ones dislodged (6.C.1 a circle, 6.D.2 a dislodgement, 6.B.2 a coast)."""
+    resolution = resolve(case_id)
+    unmoved = dataclasses.replace(resolution.after, units=resolution.position.units)
+    problems = check_resolution(dataclasses.replace(resolution, after=unmoved))
+    assert any("should stand after the turn" in p for p in problems), problems
+    assert any("which the decisions do not put there" in p for p in problems), problems
+
+
 def test_a_missing_or_extra_decision_is_named():
     resolution = resolve("6.C.4")  # a convoyed army: it has a path decision
     path = next(d for d in resolution.values if d[0] == "path")

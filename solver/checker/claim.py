@@ -74,3 +74,6 @@ class Claim(Protocol):
 
     @property
     def standoffs(self) -> Collection[str]: ...  # provinces left empty by a standoff
+
+    @property
+    def after(self) -> Position: ...  # the next position: the units standing after the turn

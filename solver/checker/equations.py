@@ -23,6 +23,7 @@ from .verdicts import (
     decision_set_problems,
     dislodgement_problems,
     outcome_problems,
+    standing_problems,
     standoff_problems,
     verdict_problems,
 )
@@ -47,6 +48,7 @@ def check_resolution(resolution: Claim) -> list[str]:
     problems += outcome_problems(resolution, turn, decided)
     problems += dislodgement_problems(resolution, turn, decided)
     problems += standoff_problems(resolution, turn, decided)
+    problems += standing_problems(resolution, turn, decided)
     return problems
 
 

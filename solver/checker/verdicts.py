@@ -1,14 +1,18 @@
 """Does the resolution say what the checker's reading and the claimed decisions say?
 
 The verdict on each order (illegal, invalid or active), the set of decisions the orders in
-force call for, the result and fate of each order, the dislodged units and the standoffs.
+force call for, the result and fate of each order, the dislodged units, the standoffs and
+the units standing after the turn.
 """
 
 from __future__ import annotations
 
+from topology import Location
+
 from ..values.decisions import CONVOY, MOVE, PATH, SUPPORT, DecisionKind
 from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from ..values.outcomes import Result
+from ..values.position import Unit
 from .claim import Claim
 from .decided import Decided
 from .reading import Reading, Verdict
@@ -152,5 +156,25 @@ def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
     found += [
         f"{turn.name(q)} is listed as a standoff, which the decisions do not make"
         for q in sorted(claimed - expected)
+    ]
+    return found
+
+
+def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
+    """The units on the board after the turn: each whose move succeeded where it went, each
+    other one where it was unless dislodged."""
+    expected = set()
+    for p, unit in turn.units.items():
+        if decided.succeeds(p):
+            move = turn.moves[p]
+            assert move.dest is not None
+            expected.add(Unit(Location(move.dest, move.coast), unit.type, unit.power))
+        elif not decided.dislodged(p):
+            expected.add(unit)
+    standing = set(claim.after.units)
+    found = [f"{u} should stand after the turn" for u in sorted(expected - standing, key=str)]
+    found += [
+        f"{u} stands after the turn, which the decisions do not put there"
+        for u in sorted(standing - expected, key=str)
     ]
     return found
