@@ -12,7 +12,7 @@ import enum
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
+from typing import Generic, Self, TypeVar
 
 from .orders import Given
 
@@ -203,43 +203,46 @@ def _code_of(codes: type[Code], text: str) -> Code:
 
 # -- reasons -----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Illegal:
-    """The order is illegal; `why` is the sentence of `code` with what it names."""
+class _Sentence(Generic[Code]):
+    """A code and its sentence, with what the sentence names filled in."""
 
-    code: Illegality
+    code: Code
     why: str
 
     @classmethod
-    def because(cls, code: Illegality, *names: object) -> Illegal:
+    def because(cls, code: Code, *names: object) -> Self:
         return cls(code, code.template.format(*names))
 
     @classmethod
-    def read(cls, why: str) -> Illegal:
+    def read(cls, why: str) -> Self:
         """The reason a sentence states (as saved games keep it)."""
-        return cls(_code_of(Illegality, why), why)
+        return cls(_code_of(cls.codes(), why), why)
+
+    @classmethod
+    def codes(cls) -> type[Code]:
+        """The enum of the codes."""
+        raise NotImplementedError
 
     def __str__(self) -> str:
         return self.why
 
 
 @dataclass(frozen=True, slots=True)
-class Invalid:
+class Illegal(_Sentence[Illegality]):
+    """The order is illegal; `why` is the sentence of `code` with what it names."""
+
+    @classmethod
+    def codes(cls) -> type[Illegality]:
+        return Illegality
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid(_Sentence[Invalidity]):
     """The order is invalid; `why` is the sentence of `code` with what it names."""
 
-    code: Invalidity
-    why: str
-
     @classmethod
-    def because(cls, code: Invalidity, *names: object) -> Invalid:
-        return cls(code, code.template.format(*names))
-
-    @classmethod
-    def read(cls, why: str) -> Invalid:
-        """The reason a sentence states (as saved games keep it)."""
-        return cls(_code_of(Invalidity, why), why)
-
-    def __str__(self) -> str:
-        return self.why
+    def codes(cls) -> type[Invalidity]:
+        return Invalidity
 
 
 @dataclass(frozen=True, slots=True)
