@@ -356,7 +356,7 @@ def report(turns: int) -> str:
         "",
         "## The design that gets there",
         "",
-        "- **Propagation before the solver.** The equations in `solver/model.py` are "
+        "- **Propagation before the solver.** The equations in `solver/judge/model.py` are "
         "evaluated once with three-valued literals and strength intervals; a turn whose "
         "decisions are all forced never builds a CP-SAT model. The rules stay written once: "
         "propagation overrides only the model's seven constraint shapes.",
@@ -364,7 +364,7 @@ def report(turns: int) -> str:
         "decisions are fixed; the solver enumerates each paradox core (up to two solutions) "
         "with everything upstream fixed, and what follows the cores is propagated again.",
         "- **A solver set for tiny models.** One worker, fixed seed, no presolve, probing, "
-        "symmetry or linearization (`solver/solve.py`), and a `CpModel` without the "
+        "symmetry or linearization (`solver/judge/solve.py`), and a `CpModel` without the "
         "camel-case aliases OR-Tools adds to every instance.",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
         "over the recorded reads; the networkx graph is built only for a turn with a cycle.",
