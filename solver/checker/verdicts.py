@@ -161,15 +161,17 @@ def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
 
 
 def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
-    """The units on the board after the turn: each whose move succeeded where it went, each
-    other one where it was unless dislodged."""
+    """The units on the board after the turn: none that is dislodged (a dislodgement kept
+    from history included), each other one whose move succeeded where it went, the rest
+    where they were."""
     expected = set()
     for p, unit in turn.units.items():
+        if decided.dislodged(p):
+            continue
         if decided.succeeds(p):
             move = turn.moves[p]
-            assert move.dest is not None
-            expected.add(Unit(Location(move.dest, move.coast), unit.type, unit.power))
-        elif not decided.dislodged(p):
+            expected.add(Unit(Location(turn.dest(p), move.coast), unit.type, unit.power))
+        else:
             expected.add(unit)
     standing = set(claim.after.units)
     found = [f"{u} should stand after the turn" for u in sorted(expected - standing, key=str)]
