@@ -51,11 +51,27 @@ _KINDS = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Phase:
+    """A season of a year and what is done in it: Winter is for adjustments only, the other
+    seasons for movement and retreats."""
+
     year: int
-    season: Season = field(compare=False)
-    kind: PhaseKind = field(compare=False)
+    season: Season
+    kind: PhaseKind
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.season, Season) or not isinstance(self.kind, PhaseKind):
+            raise DipsatError(
+                f"expected a Season and a PhaseKind, found {self.season!r}, {self.kind!r}"
+            )
+        if not isinstance(self.year, int) or self.year < 1:
+            raise DipsatError(f"expected a year from 1 on, found {self.year!r}")
+        if (self.season is Season.WINTER) != (self.kind is PhaseKind.ADJUSTMENT):
+            raise DipsatError(
+                f"{self.season.value} {self.year} {self.kind.value}: adjustments are in winter,"
+                " movement and retreats in spring and fall"
+            )
 
     def __str__(self) -> str:
         return f"{self.season.value} {self.year} {self.kind.value}"
