@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from topology import Board, Location, UnitType
+from topology import Location, UnitType
 
 from ..errors import DipsatError
-from ..judge.retreat_options import retreat_options
+from ..judge.retreat_options import retreating
 from ..values.calendar import season_over
 from ..values.orders import Disband, Given, Retreat, Waive
 from ..values.outcomes import Bounced, Illegal, Illegality, Outcome, Result
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
-from ..values.resolution import Retreating, RetreatResolution
+from ..values.resolution import RetreatResolution
 from ..values.rules import DATC_2025, RuleBook
 
 
@@ -24,13 +24,14 @@ def adjudicate_retreats(
     if position.phase.kind is not PhaseKind.RETREAT:
         raise DipsatError(f"{position.phase} is not a retreat phase")
     pending = {d.unit.province: d for d in position.dislodged}
-    verdicts, chosen = _judge(position, orders, pending, rules)
-    board = position.map
+    waiting = tuple(retreating(position, d, rules) for d in position.dislodged)
+    options = {r.unit.province: r.options for r in waiting}
+    verdicts, chosen = _judge(position, orders, pending, options)
     targets = {
         p: target
         for p, order in chosen.items()
         if isinstance(order, Retreat)
-        and (target := _target(board, position, pending[p], order, rules)) is not None
+        and (target := _target(options[p], pending[p], order)) is not None
     }
     crowded = Counter(t.province for t in targets.values())
     outcomes = []
@@ -51,10 +52,6 @@ def adjudicate_retreats(
             unit = pending[province].unit
             moved[province] = Unit(targets[province], unit.type, unit.power)
             outcomes.append(Outcome(given, Result.SUCCEEDS))
-    waiting = tuple(
-        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
-        for d in position.dislodged
-    )
     return RetreatResolution(
         position=position,
         orders=tuple(orders),
@@ -70,7 +67,7 @@ def _judge(
     position: Position,
     orders: Sequence[Given],
     pending: Mapping[str, DislodgedUnit],
-    rules: RuleBook,
+    options: Mapping[str, tuple[Location, ...]],
 ) -> tuple[list[Illegal | None], dict[str, Retreat | Disband]]:
     """Why each order is illegal (None: it is not), and each dislodged unit's order in
     force: the first legal one (DATC 4.D.3)."""
@@ -90,7 +87,10 @@ def _judge(
             verdicts.append(Illegal.because(Illegality.FOREIGN_DISLODGED, entry.unit.power))
         elif entry.unit.province in chosen:
             verdicts.append(Illegal.because(Illegality.SECOND_ORDER, position.name(entry.unit)))
-        elif isinstance(order, Retreat) and _target(board, position, entry, order, rules) is None:
+        elif (
+            isinstance(order, Retreat)
+            and _target(options[entry.unit.province], entry, order) is None
+        ):
             unit, dest = position.name(entry.unit), order.dest.text(board)
             verdicts.append(Illegal.because(Illegality.RETREAT_NOT_ALLOWED, unit, dest))
         else:
@@ -111,19 +111,10 @@ def _bounced(
     return Bounced(tuple(position.name(pending[p].unit) for p in others))
 
 
-def _target(
-    board: Board,
-    position: Position,
-    entry: DislodgedUnit,
-    order: Retreat | Disband,
-    rules: RuleBook = DATC_2025,
-) -> Location | None:
-    """The place a legal retreat goes to (coast settled), or None if it is not allowed."""
-    if isinstance(order, Disband):
-        return None
-    options = [
-        o for o in retreat_options(position, entry, rules) if o.province == order.dest.province
-    ]
+def _target(options: Sequence[Location], entry: DislodgedUnit, order: Retreat) -> Location | None:
+    """The place among a unit's retreat options a retreat goes to (coast settled), or None
+    if it is not allowed."""
+    there = [o for o in options if o.province == order.dest.province]
     if order.dest.coast is not None and entry.unit.type is UnitType.FLEET:
-        options = [o for o in options if o.coast == order.dest.coast]
-    return options[0] if len(options) == 1 else None
+        there = [o for o in there if o.coast == order.dest.coast]
+    return there[0] if len(there) == 1 else None

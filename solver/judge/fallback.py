@@ -127,7 +127,7 @@ def settle(
             fixed.update({d: found[0][d] for d in core})
             cores.append(Core(core, 1, BackupRule.UNIQUE, labels))
             continue
-        rule, name = _backup(structure, core, scope, fixed, len(found), config)
+        rule, name = _backup(structure, core, scope, fixed, config)
         cores.append(Core(core, len(found), name, labels))
         fixed.update(rule)
         if name.overrules:  # the DPTG picks a consistent resolution; the others overrule
@@ -175,7 +175,6 @@ def _backup(
     core: tuple[Decision, ...],
     scope: set[Decision],
     fixed: Mapping[Decision, bool],
-    count: int,
     config: SolverConfig,
 ) -> tuple[dict[Decision, bool], BackupRule]:
     """The backup rule for a core without exactly one resolution: the values it sets, and

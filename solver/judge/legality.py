@@ -16,7 +16,6 @@ from functools import lru_cache
 from topology import BoardView, Kind, Location, UnitType
 
 from ..values.orders import (
-    CODES,
     MOVEMENT_ORDERS,
     Convoy,
     Given,
@@ -39,7 +38,7 @@ from ..values.rules import (
     UnreachableCoast,
     WrongCoast,
 )
-from .routes import has_route, minimal_routes, seas_touching
+from .routes import has_route, minimal_routes
 
 
 class Status(enum.Enum):
@@ -109,9 +108,6 @@ class Turn:
     @property
     def board(self) -> BoardView:
         return self.position.board
-
-    def order_of(self, unit: Unit) -> Checked | None:
-        return dict(self.orders)[unit]
 
 
 def key_of(board: BoardView, place: Place) -> str | None:
@@ -200,6 +196,13 @@ def _move_problem(
     return Illegal.because(Illegality.COAST_NEEDED, province.name), Location(dest), False
 
 
+def _illegal(
+    index: int, given: Given, unit: Unit | None, code: Illegality, *named: object
+) -> Checked:
+    """An order judged illegal, its reason's sentence naming what the code's template needs."""
+    return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+
+
 class _Judge:
     """The legality of each order of a turn, from the board alone."""
 
@@ -215,19 +218,18 @@ class _Judge:
 
     def __call__(self, index: int, given: Given) -> Checked:
         order = given.order
-        names = given.board or CODES  # the order's places are named by the map it was on
-
-        def illegal(code: Illegality, *named: object, unit: Unit | None = None) -> Checked:
-            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+        names = given.names
 
         if not isinstance(order, MOVEMENT_ORDERS):
             unit = self.find(order.unit.place)[1] if not isinstance(order, Waive) else None
-            return illegal(Illegality.NOT_A_MOVEMENT_ORDER, unit=unit)
+            return _illegal(index, given, unit, Illegality.NOT_A_MOVEMENT_ORDER)
         key, unit = self.find(order.unit.place)
         if key is None or unit is None:
-            return illegal(Illegality.NO_UNIT, order.unit.place.text(names))
+            return _illegal(index, given, None, Illegality.NO_UNIT, order.unit.place.text(names))
         if given.power is not None and given.power != unit.power:
-            return illegal(Illegality.FOREIGN_UNIT, _name(self.board, key), unit.power, unit=unit)
+            return _illegal(
+                index, given, unit, Illegality.FOREIGN_UNIT, _name(self.board, key), unit.power
+            )
         written = order.unit.place.coast
         if (
             self.rules.wrong_coast is WrongCoast.ILLEGAL
@@ -236,14 +238,14 @@ class _Judge:
             and not isinstance(order, Move)
         ):  # 4.B.5 (a); a move keeps the 6.B.11 reading
             named = self.position.name(unit)
-            return illegal(Illegality.NOT_ON_THAT_COAST, named, written, unit=unit)
+            return _illegal(index, given, unit, Illegality.NOT_ON_THAT_COAST, named, written)
         if isinstance(order, Hold):
             return Checked(index, given, unit, Status.ACTIVE)
         if isinstance(order, SupportHold):
             return self.support(index, given, unit, order, None)
         dest = key_of(self.board, order.dest)
         if dest is None:
-            return illegal(Illegality.NO_SUCH_BOARD, order.dest.text(names), unit=unit)
+            return _illegal(index, given, unit, Illegality.NO_SUCH_BOARD, order.dest.text(names))
         if isinstance(order, Move):
             return self.move(index, given, unit, order, dest)
         if isinstance(order, SupportMove):
@@ -254,8 +256,7 @@ class _Judge:
         """A move: possible by land, by convoy, or (6.B.11) only from the written coast."""
         board, position, rules = self.board, self.position, self.rules
         if order.via_convoy and unit.type is UnitType.FLEET:
-            reason = Illegal.because(Illegality.FLEET_CONVOYED)
-            return Checked(index, given, unit, Status.ILLEGAL, reason)
+            return _illegal(index, given, unit, Illegality.FLEET_CONVOYED)
         problem, settled, needs_convoy = _move_problem(
             board, position, unit, dest, order.dest.coast, rules=rules
         )
@@ -279,8 +280,7 @@ class _Judge:
             and not needs_convoy
             and not has_route(board, unit.province, dest, _fleets(position, board))
         ):
-            reason = Illegal.because(Illegality.NO_CONVOY_ROUTE, _name(board, dest))
-            return Checked(index, given, unit, Status.ILLEGAL, reason)
+            return _illegal(index, given, unit, Illegality.NO_CONVOY_ROUTE, _name(board, dest))
         # in 1971 "via convoy" means nothing for an adjacent province
         via = order.via_convoy and rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET
         return CheckedMove(
@@ -298,25 +298,38 @@ class _Judge:
         """A support: of a unit there, into a province the supporter reaches, of a move
         that is possible (4.B.4 decides a support that leaves the coast open)."""
         board, position, rules = self.board, self.position, self.rules
-        names = given.board or CODES
-
-        def illegal(code: Illegality, *named: object) -> Checked:
-            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+        names = given.names
 
         ref = order.supported
         _, target = self.find(ref.place)
         if target is None:
-            return illegal(Illegality.NOTHING_TO_SUPPORT, ref.place.text(names))
+            return _illegal(
+                index, given, unit, Illegality.NOTHING_TO_SUPPORT, ref.place.text(names)
+            )
         if target is unit:
-            return illegal(Illegality.SUPPORTS_ITSELF)
+            return _illegal(index, given, unit, Illegality.SUPPORTS_ITSELF)
         if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
             None,
             target.location.coast,
         ):  # 4.B.5 (a): the wrong coast of the supported unit
-            return illegal(Illegality.NOT_ON_THAT_COAST, position.name(target), ref.place.coast)
+            return _illegal(
+                index,
+                given,
+                unit,
+                Illegality.NOT_ON_THAT_COAST,
+                position.name(target),
+                ref.place.coast,
+            )
         into = target.province if dest is None else dest
         if not _can_reach(board, unit, into):
-            return illegal(Illegality.SUPPORT_OUT_OF_REACH, position.name(unit), _name(board, into))
+            return _illegal(
+                index,
+                given,
+                unit,
+                Illegality.SUPPORT_OUT_OF_REACH,
+                position.name(unit),
+                _name(board, into),
+            )
         if not isinstance(order, SupportMove) or dest is None:
             return CheckedSupport(index, given, unit, Status.ACTIVE, target=target.province)
         problem, where, _ = _move_problem(
@@ -329,7 +342,7 @@ class _Judge:
             ):
                 problem = None
         if problem:
-            return illegal(Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
+            return _illegal(index, given, unit, Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
         # the coast as the move would settle it (4.B.3 (a) ignores one out of reach)
         settled = where if where is not None and where.coast else Location(dest, order.dest.coast)
         return CheckedSupport(
@@ -339,22 +352,23 @@ class _Judge:
     def convoy(self, index: int, given: Given, unit: Unit, order: Convoy, dest: str) -> Checked:
         """A convoy: by a fleet at sea, of an army, on some minimal route (4.E.1)."""
         board, position = self.board, self.position
-        names = given.board or CODES
-
-        def illegal(code: Illegality, *named: object) -> Checked:
-            return Checked(index, given, unit, Status.ILLEGAL, Illegal.because(code, *named))
+        names = given.names
 
         if unit.type is not UnitType.FLEET or board.province(unit.province).kind is not Kind.SEA:
-            return illegal(Illegality.CONVOY_NOT_AT_SEA)
+            return _illegal(index, given, unit, Illegality.CONVOY_NOT_AT_SEA)
         _, army = self.find(order.army.place)
         if army is None or army.type is not UnitType.ARMY:
-            return illegal(Illegality.NOTHING_TO_CONVOY, order.army.place.text(names))
+            return _illegal(
+                index, given, unit, Illegality.NOTHING_TO_CONVOY, order.army.place.text(names)
+            )
         if army.province == dest:
-            return illegal(Illegality.OWN_PROVINCE)
+            return _illegal(index, given, unit, Illegality.OWN_PROVINCE)
         routes = minimal_routes(board, army.province, dest, _fleets(position, board))
         if not any(unit.province in route for route in routes):
             origin, goal = _name(board, army.province), _name(board, dest)
-            return illegal(Illegality.OFF_ROUTE, position.name(unit), origin, goal)
+            return _illegal(
+                index, given, unit, Illegality.OFF_ROUTE, position.name(unit), origin, goal
+            )
         return CheckedConvoy(
             index, given, unit, Status.ACTIVE, target=army.province, dest=Location(dest)
         )
@@ -478,7 +492,7 @@ def _invalid_reason(
     checked: Checked,
 ) -> Invalid | None:
     """Why an order in force does not fit the others (None if it does)."""
-    names = checked.given.board or CODES
+    names = checked.given.names
     match checked:
         case CheckedMove(by_convoy=True, dest=dest):
             # every fleet listed convoys this very move: the index is keyed by it
@@ -522,6 +536,4 @@ __all__ = [
     "Turn",
     "analyse",
     "destination",
-    "key_of",
-    "seas_touching",
 ]

@@ -145,9 +145,9 @@ class Structure:
             names,
         )
 
-    def decisions(self) -> list[Decision]:
+    def decisions(self) -> tuple[Decision, ...]:
         """Every decision of the turn, in a fixed order."""
-        return list(self._decisions)
+        return self._decisions
 
     def _ordered(self) -> list[Decision]:
         found: list[Decision] = []

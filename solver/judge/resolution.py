@@ -33,7 +33,7 @@ from ..values.resolution import Core, Resolution, Retreating
 from .fallback import Settlement
 from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .model import Structure, cuts
-from .retreat_options import retreat_options
+from .retreat_options import retreating
 
 NextPosition = Callable[
     [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]], Position
@@ -62,10 +62,10 @@ class _Decided:
         self.values = values
 
     def __call__(self, kind: DecisionKind, p: str) -> bool:
-        s = self.s
-        if kind is PATH and (p not in s.routes or p in s.fallback):
-            return s.moves[p].reachable  # over land: its path unless on the wrong coast
-        return self.values.get((kind, p), False)
+        value = self.values.get((kind, p))
+        if value is None:  # known without deciding (a move over land has its path)
+            return self.s.trivial.get((kind, p), False)
+        return value
 
     def moved(self, p: str) -> bool:
         return p in self.s.moves and self(MOVE, p)
@@ -162,9 +162,7 @@ def retreats(
     found = []
     for p, m in sorted(dislodger.items()):
         by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
-        entry = DislodgedUnit(s.unit_at[p], m, by_sea)
-        options = retreat_options(after, entry, turn.rules)
-        found.append(Retreating(entry.unit, m, entry.by_convoy, options))
+        found.append(retreating(after, DislodgedUnit(s.unit_at[p], m, by_sea), turn.rules))
     return tuple(found)
 
 

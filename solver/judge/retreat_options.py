@@ -5,6 +5,7 @@ from __future__ import annotations
 from topology import Location
 
 from ..values.position import DislodgedUnit, Position
+from ..values.resolution import Retreating
 from ..values.rules import DATC_2025, RuleBook
 
 
@@ -28,3 +29,11 @@ def retreat_options(
             and (loc.province != dislodged.attacker_from or may_return)
         )
     )
+
+
+def retreating(
+    position: Position, dislodged: DislodgedUnit, rules: RuleBook = DATC_2025
+) -> Retreating:
+    """A dislodged unit with the places it may retreat to."""
+    options = retreat_options(position, dislodged, rules)
+    return Retreating(dislodged.unit, dislodged.attacker_from, dislodged.by_convoy, options)

@@ -472,17 +472,4 @@ def _changed(
     return any(resolution.values.get(d, False) != recorded.get(d, False) for d in watched)
 
 
-def run_steps(
-    position: Position, steps: Sequence[Sequence[Given]], rules: RuleBook = DATC_2025
-) -> list[MultiverseStep]:
-    """Play several steps from a single-board start."""
-    mv = Multiverse.start(position)
-    done = []
-    for orders in steps:
-        result = step(mv, orders, rules)
-        done.append(result)
-        mv = result.after
-    return done
-
-
-__all__ = ["DipsatError", "MBoard", "Multiverse", "MultiverseStep", "Record", "step", "turn_phase"]
+__all__ = ["MAX_TIMELINES", "step"]

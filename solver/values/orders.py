@@ -224,9 +224,14 @@ class Given:
     board: Names | None = field(default=None, compare=False, repr=False)
 
     @property
+    def names(self) -> Names:
+        """What names the order's places: the map it was given on, or the codes."""
+        return self.board or CODES
+
+    @property
     def order_text(self) -> str:
         """The order alone, in DATC notation."""
-        return order_text(self.order, self.board or CODES)
+        return order_text(self.order, self.names)
 
     def __str__(self) -> str:
         return f"{self.power}: {self.order_text}" if self.power else self.order_text
