@@ -327,7 +327,9 @@ def _joint_turn(
         for u in boards[key].position.units
     ]
     known = [g for k in sorted(context) for g in _recorded(boards[k])]
-    every = list(dict.fromkeys(givens + history + known))
+    # every submitted order keeps its place (a repeated one too); history adds what it lacks
+    submitted = set(givens)
+    every = givens + [g for g in dict.fromkeys(history + known) if g not in submitted]
     fixed = {
         d: v
         for key in sorted(context)
