@@ -64,20 +64,23 @@ def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
     """The orders of a step's multiverse (records, revised outcomes, the step's own orders)
     and the retreat options it opened."""
     revised = {str(o.given): o for o in done.revised}
-    now = {str(o.given): o for o in done.outcomes}
+    now: dict[str, list[Outcome]] = {}  # an order given twice has two outcomes, in turn
+    for o in done.outcomes:
+        now.setdefault(str(o.given), []).append(o)
     drawn = []
     for board in done.after.boards:
         if board.record is None:
             continue
+        left = {text: list(outcomes) for text, outcomes in now.items()}  # a board's own turn
         for given, outcome in zip(board.record.orders, board.record.outcomes, strict=True):
-            if str(given) in now:
-                drawn.append(Drawn(given, now[str(given)], "current"))
+            if left.get(str(given)):
+                drawn.append(Drawn(given, left[str(given)].pop(0), "current"))
             elif str(given) in revised:
                 drawn.append(Drawn(given, revised[str(given)], "revised"))
             else:
                 drawn.append(Drawn(given, outcome, "earlier"))
-    recorded = {str(d.given) for d in drawn}
-    drawn += [Drawn(o.given, o, "current") for o in done.outcomes if str(o.given) not in recorded]
+    recorded = {id(d.outcome) for d in drawn}
+    drawn += [Drawn(o.given, o, "current") for o in done.outcomes if id(o) not in recorded]
     retreating = list(done.resolution.dislodged) if done.resolution is not None else []
     return drawn, retreating
 
