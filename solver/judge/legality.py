@@ -78,7 +78,7 @@ class CheckedSupport(Checked):
     """A support: whom it supports, and where to (None: a support to hold)."""
 
     target: str  # the supported unit's province (board key)
-    dest: Location | None = None  # the supported move's destination, coast as written
+    dest: Location | None = None  # the supported move's destination, coast as the move settles
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,10 +119,11 @@ def _name(board: BoardView, key: str) -> str:
     return board.province(key).name
 
 
-def _fleets(position: Position, board: BoardView) -> frozenset[str]:
+def _fleets(position: Position) -> frozenset[str]:
     """The provinces of the fleets at sea: the fleets that could convoy."""
+    board = position.board
     return position.derived(
-        ("fleets at sea", id(board)),
+        "fleets at sea",
         lambda: frozenset(
             u.province
             for u in position.units
@@ -171,7 +172,7 @@ def _move_problem(
             return Illegal.because(Illegality.ARMY_TO_COAST), None, False
         if board.army_adjacent(unit.province, dest):
             return None, Location(dest), False
-        fleets = _fleets(position, board) - {exclude}
+        fleets = _fleets(position) - {exclude}
         if has_route(board, unit.province, dest, fleets):
             return None, Location(dest), True
         return Illegal.because(Illegality.UNREACHABLE, province.name), None, False
@@ -278,7 +279,7 @@ class _Judge:
         if (
             order.via_convoy
             and not needs_convoy
-            and not has_route(board, unit.province, dest, _fleets(position, board))
+            and not has_route(board, unit.province, dest, _fleets(position))
         ):
             return _illegal(index, given, unit, Illegality.NO_CONVOY_ROUTE, _name(board, dest))
         # in 1971 "via convoy" means nothing for an adjacent province
@@ -363,7 +364,7 @@ class _Judge:
             )
         if army.province == dest:
             return _illegal(index, given, unit, Illegality.OWN_PROVINCE)
-        routes = minimal_routes(board, army.province, dest, _fleets(position, board))
+        routes = minimal_routes(board, army.province, dest, _fleets(position))
         if not any(unit.province in route for route in routes):
             origin, goal = _name(board, army.province), _name(board, dest)
             return _illegal(

@@ -1,4 +1,5 @@
-"""The one entry point: position + orders -> resolution, as a pure function."""
+"""A movement phase adjudicated: position + orders -> resolution, as a pure function (a
+multiverse step runs the same stages itself, to settle what spills between boards)."""
 
 from __future__ import annotations
 

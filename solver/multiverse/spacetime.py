@@ -8,8 +8,8 @@ apart, on the same timeline or on adjacent ones.  A province never borders itsel
 board, as on the map.
 
 The joint board answers the questions the adjudicator asks of a board
-(`topology.BoardView`) from the map on demand, so a step with many timelines costs no more
-per board than one with few.
+(`topology.BoardView`) from the map on demand, working out once per board which boards are
+within its reach.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ class SpacetimeBoard:
         self.powers = base.powers
         self._provinces: dict[Spot, Province] = {}
         self._neighbours: dict[Spot, frozenset[Spot]] = {}
+        self._in_reach: dict[BoardKey, tuple[BoardKey, ...]] = {}
+        self._names = SpotNames(base)
 
     def borders(self, a: BoardKey, b: BoardKey) -> bool:
         """Do provinces of these two boards border each other (when the map says so)?"""
@@ -87,9 +89,15 @@ class SpacetimeBoard:
         found = self._neighbours.get(here)
         if found is None:
             near = self.base.neighbours(here.province)
-            reached = [board for board in self.boards if self.borders(here.board, board)]
-            found = frozenset(spot(p, *board) for board in reached for p in near)
+            found = frozenset(spot(p, *board) for board in self.in_reach(here.board) for p in near)
             self._neighbours[here] = found
+        return found
+
+    def in_reach(self, board: BoardKey) -> tuple[BoardKey, ...]:
+        """The boards of the step whose provinces border this board's (itself included)."""
+        found = self._in_reach.get(board)
+        if found is None:
+            found = self._in_reach[board] = tuple(b for b in self.boards if self.borders(board, b))
         return found
 
     def retreat_neighbours(self, location: Location, unit: UnitType) -> tuple[Location, ...]:
@@ -113,7 +121,7 @@ class SpacetimeBoard:
 
     def location_name(self, location: Location) -> str:
         """``"b-St Petersburg(nc)@1"``: as the MDATC letter notation writes a place."""
-        return SpotNames(self.base).location_name(location)
+        return self._names.location_name(location)
 
 
 def _pair(a: BoardKey, b: BoardKey) -> tuple[BoardKey, BoardKey]:

@@ -119,7 +119,7 @@ class Record:
     """What a board's movement phase came to."""
 
     orders: tuple[Given, ...]  # with full coordinates
-    decisions: Mapping[Decision, bool]  # keyed by spacetime codes ('mun@0:1')
+    decisions: Mapping[Decision, bool]  # keyed by the joint board's spots ('mun@0:1')
     outcomes: tuple[Outcome, ...]
 
 
@@ -127,7 +127,7 @@ class Record:
 class MBoard:
     timeline: int
     turn: int
-    position: Position  # on the standard map; its phase says what is owed next
+    position: Position  # on the game's map; its phase says what is owed next
     record: Record | None = None
     created: Position | None = None  # the position the board started with (for forks)
 
@@ -138,7 +138,7 @@ class MBoard:
     @property
     def name(self) -> str:
         """'b@1': the board's timeline letter and turn."""
-        return f"{timeline_name(self.timeline)}@{self.turn}"
+        return _board_name(self.key)
 
 
 @dataclass(frozen=True)
@@ -285,7 +285,7 @@ class MultiverseStep:
             lines.append("adjudicated again:")
             lines += [f"  {o}" for o in self.revised]
         for fork in self.forks:
-            source = f"{timeline_name(fork.source[0])}@{fork.source[1]}"
+            source = _board_name(fork.source)
             lines.append(f"timeline {timeline_name(fork.timeline)} forks from {source}")
         heads = sorted(self.after.heads().values(), key=lambda b: b.key)
         lines += [f"head {b.name}: {b.position.phase}" for b in heads]
