@@ -32,6 +32,30 @@ def test_a_position_made_in_code_is_checked_too():
         solver.Position(solver.Phase.parse("S1901M"), (), (("ruh", "Germany"),), board=board)
 
 
+def test_a_position_made_in_code_holds_values_of_the_right_kind_for_its_phase():
+    board = solver.standard()
+    army = solver.Unit(solver.Place("par").location, solver.UnitType.ARMY, "France")
+    fall = solver.Phase.parse("F1901M")
+    with pytest.raises(solver.PositionError, match="expected a Phase"):
+        solver.Position("F1901M", (army,), board=board)  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="expected a Unit"):
+        solver.Position(fall, ("A Paris",), board=board)  # type: ignore[arg-type]
+    retreat = solver.Phase.parse("F1901R")
+    dislodged = solver.DislodgedUnit(army, "bur", False)
+    with pytest.raises(solver.PositionError, match="only a retreat phase has"):
+        solver.Position(fall, (), dislodged=(dislodged,), board=board)
+    with pytest.raises(solver.PositionError, match="attacked from 'par'"):
+        solver.Position(
+            retreat, (), dislodged=(solver.DislodgedUnit(army, "par", False),), board=board
+        )
+    with pytest.raises(solver.PositionError, match="a standoff leaves it empty"):
+        solver.Position(retreat, (army,), standoffs=frozenset({"par"}), board=board)
+    with pytest.raises(solver.PositionError, match="standoff in 'xyz'"):
+        solver.Position(retreat, (), standoffs=frozenset({"xyz"}), board=board)
+    held = solver.Position(retreat, (), dislodged=(dislodged,), board=board)
+    assert held.dislodged == (dislodged,)
+
+
 def positions():
     """Random positions, and what adjudicating them comes to (retreat phases with
     dislodged units and standoffs among them)."""

@@ -122,7 +122,7 @@ def _name(board: BoardView, key: str) -> str:
 def _fleets(position: Position) -> frozenset[str]:
     """The provinces of the fleets at sea: the fleets that could convoy."""
     board = position.board
-    return position.derived(
+    return position.cached(
         "fleets at sea",
         lambda: frozenset(
             u.province

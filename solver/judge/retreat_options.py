@@ -19,7 +19,7 @@ def retreat_options(
     may_return = dislodged.by_convoy and rules.retreat_to_convoy_origin
     unit = dislodged.unit
     candidates = board.retreat_neighbours(unit.location, unit.type)
-    occupied = position.derived("occupied", lambda: {u.province for u in position.units})
+    occupied = position.cached("occupied", lambda: {u.province for u in position.units})
     return tuple(
         sorted(
             loc

@@ -152,9 +152,11 @@ class Position:
     _memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        _check_kinds(self)
         self._arrange()
         _check_units(self.board, self.units)
         _check_units(self.board, [d.unit for d in self.dislodged])
+        _check_retreats(self)
         _check_centres(self.board, self.centres)
 
     def derive(
@@ -190,6 +192,7 @@ class Position:
         object.__setattr__(self, "units", units)
         object.__setattr__(self, "centres", tuple(sorted(self.centres)))
         object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
+        object.__setattr__(self, "standoffs", frozenset(self.standoffs))
         seen: dict[str, Unit] = {}
         for unit in self.units:
             province = unit.location.province
@@ -257,7 +260,7 @@ class Position:
 
         return board_svg(Scene(self), whole=True)
 
-    def derived(self, key: Hashable, compute: Callable[[], T]) -> T:
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         """A value computed from this (immutable) position once and kept with it."""
         if key not in self._memo:
             self._memo[key] = compute()
@@ -324,6 +327,61 @@ def _check_units(board: BoardView, units: Iterable[Unit]) -> None:
         problem = standing_problem(province, unit.type, unit.location.coast)
         if problem is not None:
             raise PositionError(f"{unit.power} {unit.type.value}: {problem}")
+
+
+def _check_kinds(position: Position) -> None:
+    """Each part of a position is the value it should be (a `Phase`, `Unit`s, ...)."""
+    if not isinstance(position.phase, Phase):
+        raise PositionError(f"expected a Phase, found {position.phase!r}")
+    for unit in (*position.units, *(getattr(d, "unit", None) for d in position.dislodged)):
+        if not (
+            isinstance(unit, Unit)
+            and isinstance(unit.location, Location)
+            and isinstance(unit.type, UnitType)
+        ):
+            raise PositionError(
+                f"expected a Unit (a Location, a UnitType, a power), found {unit!r}"
+            )
+    if not all(isinstance(d, DislodgedUnit) for d in position.dislodged):
+        raise PositionError(f"expected DislodgedUnits, found {position.dislodged!r}")
+    standoffs: object = position.standoffs
+    if isinstance(standoffs, str) or not all(isinstance(p, str) for p in position.standoffs):
+        raise PositionError(f"expected province codes, found {position.standoffs!r}")
+
+
+def _check_retreats(position: Position) -> None:
+    """Units await retreat only in a retreat phase, each attacked from another province of the
+    board (or from nowhere on it: '' when the attack came from another board); a standoff
+    leaves a province of the board empty."""
+    board = position.board
+    if (position.dislodged or position.standoffs) and position.phase.kind is not PhaseKind.RETREAT:
+        raise PositionError(
+            f"{position.phase} has no units awaiting retreat and no standoffs: only a retreat"
+            " phase has"
+        )
+    for d in position.dislodged:
+        if d.attacker_from and (
+            d.attacker_from == d.unit.province or not _known(board, d.attacker_from)
+        ):
+            raise PositionError(
+                f"{d.unit.power} {d.unit.text(board)}: attacked from {d.attacker_from!r},"
+                " expected another province of the board"
+            )
+    for p in sorted(position.standoffs):
+        if not _known(board, p):
+            raise PositionError(f"standoff in {p!r}: expected a province of the board")
+        if position.unit_in(p) is not None:
+            raise PositionError(
+                f"standoff in {p!r}, where a unit stands: a standoff leaves it empty"
+            )
+
+
+def _known(board: BoardView, province: str) -> bool:
+    try:
+        board.province(province)
+    except UnknownNameError:
+        return False
+    return True
 
 
 def _check_centres(board: BoardView, centres: Centres) -> None:
