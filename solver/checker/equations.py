@@ -15,6 +15,7 @@ from topology import Kind, UnitType
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Move, SupportMove
+from ..values.outcomes import BackupRule
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
 from .claim import Claim
 from .decided import Decided
@@ -29,11 +30,11 @@ from .verdicts import (
 )
 
 _RULE_VALUE = {
-    "szykman": False,  # the convoys of the paradox fail
-    "circular movement": True,  # its moves succeed
-    "all fail": False,  # its moves and supports fail
-    "all hold": False,  # its moves fail
-    "unresolved": False,  # its moves fail, reported as unresolved
+    BackupRule.SZYKMAN: False,  # the convoys of the paradox fail
+    BackupRule.CIRCULAR_MOVEMENT: True,  # its moves succeed
+    BackupRule.ALL_FAIL: False,  # its moves and supports fail
+    BackupRule.ALL_HOLD: False,  # its moves fail
+    BackupRule.UNRESOLVED: False,  # its moves fail, reported as unresolved
 }
 """The value each backup rule gives the decisions it sets."""
 

@@ -11,7 +11,7 @@ from topology import Location
 
 from ..values.decisions import CONVOY, MOVE, PATH, SUPPORT, DecisionKind
 from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
-from ..values.outcomes import Result
+from ..values.outcomes import BackupRule, Result
 from ..values.position import Unit
 from .claim import Claim
 from .decided import Decided
@@ -80,7 +80,7 @@ def result_of(reading: Reading, decided: Decided) -> Result:
 
 def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
     """Results and fates (dislodged, destroyed) that do not follow from the decisions."""
-    unresolved = {d for c in claim.cores if c.rule == "unresolved" for d in c.decisions}
+    unresolved = {d for c in claim.cores if c.rule is BackupRule.UNRESOLVED for d in c.decisions}
     options = {r.unit.province: r.options for r in claim.dislodged}
     found = []
     for reading, outcome in zip(turn.orders.readings, claim.outcomes, strict=False):
