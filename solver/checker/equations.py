@@ -5,8 +5,10 @@ the adjudicator.
 they make (`solver.checker.turn`), and verifies the resolution against it: the verdict on
 each order and the set of decisions (`solver.checker.verdicts`), each equation — MOVE,
 PATH and SEA, SUPPORT, CONVOY, DISLODGED — from the strengths recomputed here, and the
-outcomes and dislodgements the decisions make.  A decision set by a backup rule is exempt
-from its own equation but must follow the rule; a decision kept from history is exempt.
+outcomes and dislodgements the decisions make.  A decision set by a backup rule that
+overrules the equations is exempt from its own equation but must follow the rule
+(`solver.checker.backup`); one set by circular movement is not exempt; a decision kept from
+history is exempt.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from topology import Kind, UnitType
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Move, SupportMove
-from ..values.outcomes import BackupRule
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
+from .backup import backup_problems, overruled
 from .claim import Claim
 from .decided import Decided
 from .turn import Turn
@@ -29,15 +31,6 @@ from .verdicts import (
     verdict_problems,
 )
 
-_RULE_VALUE = {
-    BackupRule.SZYKMAN: False,  # the convoys of the paradox fail
-    BackupRule.CIRCULAR_MOVEMENT: True,  # its moves succeed
-    BackupRule.ALL_FAIL: False,  # its moves and supports fail
-    BackupRule.ALL_HOLD: False,  # its moves fail
-    BackupRule.UNRESOLVED: False,  # its moves fail, reported as unresolved
-}
-"""The value each backup rule gives the decisions it sets."""
-
 
 def check_resolution(resolution: Claim) -> list[str]:
     """Every problem with the resolution, named; an empty list when the checker agrees."""
@@ -45,6 +38,7 @@ def check_resolution(resolution: Claim) -> list[str]:
     decided = Decided(turn, resolution.values)
     problems = verdict_problems(resolution, turn)
     problems += decision_set_problems(resolution, turn)
+    problems += backup_problems(resolution, turn)
     problems += Equations(resolution, turn, decided).problems()
     problems += outcome_problems(resolution, turn, decided)
     problems += dislodgement_problems(resolution, turn, decided)
@@ -164,6 +158,7 @@ class Equations:
         self.turn = turn
         self.decided = decided
         self.strength = Strengths(turn, decided)
+        self.overruled = overruled(claim)
         self.found: list[str] = []
 
     def problems(self) -> list[str]:
@@ -174,23 +169,16 @@ class Equations:
         return self.found
 
     def verify(self, kind: DecisionKind, province: str, expected: bool, detail: str) -> None:
-        """The claimed value of a decision is what its equation gives; one set by a backup
-        rule follows that rule; one kept from history is exempt."""
-        claim = self.claim
+        """The claimed value of a decision is what its equation gives, unless a backup rule
+        overrules the equation (`solver.checker.backup` checks the rule) or it is kept
+        from history."""
         key: Decision = (kind, province)
+        if key in self.claim.recorded or key in self.overruled:
+            return
         actual = self.decided(kind, province)
-        label = self.turn.label(key)
-        if key in claim.recorded:
-            return
-        if key in claim.forced:
-            rule = next((c.rule for c in claim.cores if key in c.decisions), None)
-            value = claim.forced[key]
-            if rule is None or _RULE_VALUE.get(rule) != value or actual != value:
-                self.found.append(f"{label} was set by a backup rule it does not follow")
-            return
         if actual != expected:
             self.found.append(
-                f"{kind.upper()} equation broken for {label}: recorded {actual}, "
+                f"{kind.upper()} equation broken for {self.turn.label(key)}: recorded {actual}, "
                 f"the equation gives {expected} ({detail})"
             )
 
