@@ -41,6 +41,7 @@ def resolve(case_id, rules=DATC_2025):
     "case_id", ["6.A.11", "6.C.2", "6.D.15", "6.E.4", "6.F.3", "6.F.17", "6.G.9"]
 )
 def test_flipping_any_decision_breaks_an_equation(case_id):
+    """Each decision's own kind of equation is named (not only the outcomes it changes)."""
     resolution = resolve(case_id)
     assert check_resolution(resolution) == []
     for decision, value in resolution.values.items():
@@ -51,6 +52,8 @@ def test_flipping_any_decision_breaks_an_equation(case_id):
         )
         problems = check_resolution(tampered)
         assert problems, f"flipping {decision} went unnoticed"
+        broken = f"{decision[0].upper()} equation broken for "
+        assert any(p.startswith(broken) for p in problems), (decision, problems)
 
 
 def test_checker_names_the_equation():
