@@ -22,10 +22,10 @@ from solver.judge.movement import adjudicate
 from solver.multiverse.state import Multiverse
 from solver.multiverse.step import step
 from solver.tools.crosscheck.generate import random_turn
-from solver.values.decisions import SUPPORT
+from solver.values.decisions import CONVOY, SEA, SUPPORT
 from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
 from solver.values.outcomes import BackupRule, Illegality, Invalidity, Result
-from solver.values.resolution import Resolution
+from solver.values.resolution import Core, Resolution
 from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook
 from topology import COASTS, Kind, Location, UnitType
 
@@ -119,6 +119,18 @@ def test_a_backup_rule_sets_every_decision_of_its_kinds_and_no_other():
     nowhere = {**resolution.forced, (SUPPORT, "nth"): True}
     problems = check_resolution(dataclasses.replace(resolution, forced=nowhere))
     assert any("was set by a backup rule it does not follow" in p for p in problems), problems
+
+
+def test_an_order_whose_sea_lies_on_an_unresolved_paradox_is_unresolved():
+    """1971: a swap by convoy is unresolved when its SEA decision lies on a paradox the rule
+    book gives no answer to, as when its MOVE or PATH does."""
+    resolution = resolve("6.G.1", RULE_BOOKS["1971"])
+    assert (SEA, "nwy") in resolution.values
+    paradox = Core(((SEA, "nwy"), (CONVOY, "ska")), 0, BackupRule.UNRESOLVED)
+    tampered = dataclasses.replace(resolution, cores=(*resolution.cores, paradox))
+    problems = check_resolution(tampered)
+    said = "A Norway - Sweden: the decisions make it unresolved, the adjudicator says succeeds"
+    assert any(p.endswith(said) for p in problems), problems
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from topology import Location
 
-from ..values.decisions import CONVOY, MOVE, PATH, SUPPORT, DecisionKind
+from ..values.decisions import CONVOY, MOVE, ORDER_KINDS, SUPPORT
 from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from ..values.outcomes import BackupRule, Result
 from ..values.position import Unit
@@ -20,10 +20,6 @@ from .turn import Turn
 
 _SAID = {Result.ILLEGAL: Verdict.ILLEGAL, Result.INVALID: Verdict.INVALID}
 """The verdict an outcome's result states (every other result: an active order)."""
-
-_UNRESOLVED_KINDS: tuple[DecisionKind, ...] = (MOVE, PATH, SUPPORT, CONVOY)
-"""An order in force is unresolved when one of these decisions of it lies on a paradox the
-rule book gives no answer to."""
 
 
 def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
@@ -79,7 +75,9 @@ def result_of(reading: Reading, decided: Decided) -> Result:
 
 
 def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
-    """Results and fates (dislodged, destroyed) that do not follow from the decisions."""
+    """Results and fates (dislodged, destroyed) that do not follow from the decisions: an
+    order in force one of whose own decisions (`ORDER_KINDS`, 1971's SEA among them) lies on
+    a paradox the rule book gives no answer to is unresolved."""
     unresolved = {d for c in claim.cores if c.rule is BackupRule.UNRESOLVED for d in c.decisions}
     options = {r.unit.province: r.options for r in claim.dislodged}
     found = []
@@ -88,7 +86,7 @@ def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             continue  # named among the verdicts
         p = reading.unit.province if reading.unit is not None else None
         if reading.verdict is Verdict.ACTIVE and p is not None:
-            open_paradox = any((kind, p) in unresolved for kind in _UNRESOLVED_KINDS)
+            open_paradox = any((kind, p) in unresolved for kind in ORDER_KINDS)
             expected = Result.UNRESOLVED if open_paradox else result_of(reading, decided)
             if outcome.result != expected:
                 found.append(
