@@ -13,7 +13,7 @@ history is exempt.
 
 from __future__ import annotations
 
-from topology import Kind, UnitType
+from topology import UnitType
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Move, SupportMove
@@ -235,14 +235,9 @@ class Equations:
                 self.found.append(f"two units enter {turn.name(p)}: {entering}")
 
     def board_problems(self) -> None:
-        """No two units end in one empty province; no army goes to sea."""
+        """No two units end in one empty province.  (No army goes to sea: the reading makes
+        such a move illegal, `reading.Bar.ARMY_AT_SEA`.)"""
         turn, decided = self.turn, self.decided
         for q in sorted({turn.dest(p) for p in turn.moves} - set(turn.units)):
             if len([m for m in turn.into(q) if decided.succeeds(m)]) > 1:
                 self.found.append(f"two units enter {turn.name(q)}")
-        if any(
-            turn.board.province(turn.dest(p)).kind is Kind.SEA
-            and turn.units[p].type is UnitType.ARMY
-            for p in turn.moves
-        ):
-            self.found.append("an army moves to sea")
