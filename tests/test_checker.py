@@ -22,7 +22,7 @@ from solver.judge.movement import adjudicate
 from solver.multiverse.state import Multiverse
 from solver.multiverse.step import step
 from solver.tools.crosscheck.generate import random_turn
-from solver.values.decisions import CONVOY, SEA, SUPPORT
+from solver.values.decisions import CONVOY, MOVE, SEA, SUPPORT
 from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
 from solver.values.outcomes import BackupRule, Illegality, Invalidity, Result
 from solver.values.resolution import Core, Resolution
@@ -73,6 +73,18 @@ def test_forced_decision_must_follow_its_rule():
         resolution, values={**resolution.values, decision: not resolution.forced[decision]}
     )
     assert any("backup rule" in p for p in check_resolution(tampered))
+
+
+@pytest.mark.parametrize(
+    ("case_id", "movers", "name"),
+    [("6.A.11", ["ven", "vie"], "Tyrolia"), ("6.E.12", ["gal", "vie"], "Budapest")],
+)
+def test_two_units_entering_one_province_are_named(case_id, movers, name):
+    """Into an empty province (6.A.11) or one its unit leaves (6.E.12)."""
+    resolution = resolve(case_id)
+    both = {**resolution.values, **{(MOVE, p): True for p in movers}}
+    problems = check_resolution(dataclasses.replace(resolution, values=both))
+    assert f"two units enter {name}: {movers}" in problems, problems
 
 
 def _relabelled(resolution, rule):

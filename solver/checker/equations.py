@@ -231,13 +231,12 @@ class Equations:
                     f"{decided.dislodged(p)}, moves in {entering}, own move succeeds "
                     f"{decided.succeeds(p)}"
                 )
-            if len(entering) > 1:
-                self.found.append(f"two units enter {turn.name(p)}: {entering}")
 
     def board_problems(self) -> None:
-        """No two units end in one empty province.  (No army goes to sea: the reading makes
-        such a move illegal, `reading.Bar.ARMY_AT_SEA`.)"""
+        """No two units enter one province, empty or not.  (No army goes to sea: the
+        reading makes such a move illegal, `reading.Bar.ARMY_AT_SEA`.)"""
         turn, decided = self.turn, self.decided
-        for q in sorted({turn.dest(p) for p in turn.moves} - set(turn.units)):
-            if len([m for m in turn.into(q) if decided.succeeds(m)]) > 1:
-                self.found.append(f"two units enter {turn.name(q)}")
+        for q in sorted({turn.dest(p) for p in turn.moves}):
+            entering = [m for m in turn.into(q) if decided.succeeds(m)]
+            if len(entering) > 1:
+                self.found.append(f"two units enter {turn.name(q)}: {entering}")
