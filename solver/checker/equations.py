@@ -225,12 +225,8 @@ class Equations:
         for p in sorted(turn.units):
             entering = [m for m in turn.into(p) if decided.succeeds(m)]
             expected = not decided.succeeds(p) and bool(entering)
-            if expected != decided.dislodged(p) and (DISLODGED, p) not in self.claim.recorded:
-                self.found.append(
-                    f"DISLODGED equation broken for {turn.units[p]}: recorded "
-                    f"{decided.dislodged(p)}, moves in {entering}, own move succeeds "
-                    f"{decided.succeeds(p)}"
-                )
+            detail = f"moves in {entering}, own move succeeds {decided.succeeds(p)}"
+            self.verify(DISLODGED, p, expected, detail)
 
     def board_problems(self) -> None:
         """No two units enter one province, empty or not.  (No army goes to sea: the
