@@ -181,6 +181,23 @@ def test_a_missing_or_extra_decision_is_named():
     assert any(p.startswith("the resolution decides support[") for p in problems), problems
 
 
+def test_a_missing_or_extra_retreat_or_standoff_is_named():
+    resolution = resolve("6.D.2")  # A Venice is dislodged
+    (retreat,) = resolution.dislodged
+    problems = check_resolution(dataclasses.replace(resolution, dislodged=()))
+    assert "A ven is dislodged but not listed to retreat" in problems, problems
+    tyrolia = next(u for u in resolution.position.units if u.province == "tyr")
+    extra = (retreat, dataclasses.replace(retreat, unit=tyrolia))
+    problems = check_resolution(dataclasses.replace(resolution, dislodged=extra))
+    assert "A tyr is listed to retreat but not dislodged" in problems, problems
+    resolution = resolve("6.A.11")  # a standoff in Tyrolia
+    problems = check_resolution(dataclasses.replace(resolution, standoffs=frozenset()))
+    assert "a standoff leaves Tyrolia empty, not listed" in problems, problems
+    extra_standoff = frozenset({"tyr", "ven"})
+    problems = check_resolution(dataclasses.replace(resolution, standoffs=extra_standoff))
+    assert "Venice is listed as a standoff, which the decisions do not make" in problems
+
+
 # -- fault injection: break the adjudicator, never the checker --------------------------------
 # Each fault breaks one rule in the adjudicator's legality, its convoy routes or its
 # equations.  The checker imports none of them (tests/test_layers.py), so the patch cannot

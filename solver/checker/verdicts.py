@@ -7,6 +7,10 @@ the units standing after the turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from typing import TypeVar
+
 from topology import Location
 
 from ..values.decisions import CONVOY, MOVE, ORDER_KINDS, SUPPORT
@@ -18,8 +22,24 @@ from .decided import Decided
 from .reading import Reading, Verdict
 from .turn import Turn
 
+T = TypeVar("T")
+
 _SAID = {Result.ILLEGAL: Verdict.ILLEGAL, Result.INVALID: Verdict.INVALID}
 """The verdict an outcome's result states (every other result: an active order)."""
+
+
+def differences(
+    expected: AbstractSet[T],
+    claimed: AbstractSet[T],
+    lacking: Callable[[T], str],
+    extra: Callable[[T], str],
+    order: Callable[[T], tuple[str, ...]],
+) -> list[str]:
+    """What the resolution lacks of what the checker expects, then what it claims beyond
+    that, each named, each part in order."""
+    found = [lacking(x) for x in sorted(expected - claimed, key=order)]
+    found += [extra(x) for x in sorted(claimed - expected, key=order)]
+    return found
 
 
 def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
@@ -46,16 +66,15 @@ def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
 def decision_set_problems(claim: Claim, turn: Turn) -> list[str]:
     """Decisions the orders in force call for that the resolution lacks, and decisions it
     has that they do not call for."""
-    expected = turn.decisions
-    claimed = set(claim.values)
-    found = [
-        f"the resolution lacks the decision {turn.label(d)}" for d in sorted(expected - claimed)
-    ]
-    found += [
-        f"the resolution decides {turn.label(d)}, which the orders in force do not call for"
-        for d in sorted(claimed - expected)
-    ]
-    return found
+    return differences(
+        turn.decisions,
+        set(claim.values),
+        lambda d: f"the resolution lacks the decision {turn.label(d)}",
+        lambda d: (
+            f"the resolution decides {turn.label(d)}, which the orders in force do not call for"
+        ),
+        order=lambda d: d,
+    )
 
 
 def result_of(reading: Reading, decided: Decided) -> Result:
@@ -109,14 +128,13 @@ def dislodgement_problems(claim: Claim, turn: Turn, decided: Decided) -> list[st
     """The units listed to retreat are the dislodged ones, each with its attacker."""
     expected = {p for p in turn.units if decided.dislodged(p)}
     listed = {r.unit.province: r for r in claim.dislodged}
-    found = [
-        f"{turn.units[p]} is dislodged but not listed to retreat"
-        for p in sorted(expected - listed.keys())
-    ]
-    found += [
-        f"{listed[p].unit} is listed to retreat but not dislodged"
-        for p in sorted(listed.keys() - expected)
-    ]
+    found = differences(
+        expected,
+        listed.keys(),
+        lambda p: f"{turn.units[p]} is dislodged but not listed to retreat",
+        lambda p: f"{listed[p].unit} is listed to retreat but not dislodged",
+        order=lambda p: (p,),
+    )
     for p in sorted(expected & listed.keys()):
         entry = listed[p]
         movers = [m for m in turn.into(p) if decided.succeeds(m)]
@@ -147,15 +165,13 @@ def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             beaten = opponent is not None and decided.succeeds(opponent)
             if decided.path(m) and not beaten and not decided.succeeds(m):
                 expected.add(q)
-    claimed = set(claim.standoffs)
-    found = [
-        f"a standoff leaves {turn.name(q)} empty, not listed" for q in sorted(expected - claimed)
-    ]
-    found += [
-        f"{turn.name(q)} is listed as a standoff, which the decisions do not make"
-        for q in sorted(claimed - expected)
-    ]
-    return found
+    return differences(
+        expected,
+        set(claim.standoffs),
+        lambda q: f"a standoff leaves {turn.name(q)} empty, not listed",
+        lambda q: f"{turn.name(q)} is listed as a standoff, which the decisions do not make",
+        order=lambda q: (q,),
+    )
 
 
 def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
@@ -171,10 +187,10 @@ def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             expected.add(Unit(Location(turn.dest(p), move.coast), unit.type, unit.power))
         else:
             expected.add(unit)
-    standing = set(claim.after.units)
-    found = [f"{u} should stand after the turn" for u in sorted(expected - standing, key=str)]
-    found += [
-        f"{u} stands after the turn, which the decisions do not put there"
-        for u in sorted(standing - expected, key=str)
-    ]
-    return found
+    return differences(
+        expected,
+        set(claim.after.units),
+        lambda u: f"{u} should stand after the turn",
+        lambda u: f"{u} stands after the turn, which the decisions do not put there",
+        order=lambda u: (str(u),),
+    )
