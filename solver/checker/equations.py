@@ -75,8 +75,10 @@ class Strengths:
         return 1 + self.given(turn.hold_supporters(province))
 
     def attack(self, mover: str) -> int:
-        """ATTACK STRENGTH: nothing without a path; no help to dislodge one's own unit,
-        nor from the power of the unit attacked (unless it leaves)."""
+        """ATTACK STRENGTH: 0 without a path; into an empty province, or one whose unit
+        leaves (its move succeeds, not head to head with this one), 1 plus every given
+        support; else 0 against a unit of the mover's own power, and otherwise 1 plus the
+        given supports of powers other than the attacked unit's."""
         turn, decided = self.turn, self.decided
         if not decided.path(mover):
             return 0
@@ -183,8 +185,11 @@ class Equations:
             )
 
     def move_equations(self) -> None:
-        """MOVE: the attack beats the resistance at the destination (the opponent's DEFEND
-        head to head, else the HOLD there) and every rival's PREVENT; PATH or SEA."""
+        """MOVE: the attack beats the resistance at the destination and every rival's
+        PREVENT; PATH or SEA.  The resistance is the opponent's DEFEND head to head, else
+        the HOLD there; when the opponent is not at the destination (4.A.4, Brannan: a
+        convoyed army whose attack comes from the fleet there), it is the greater of the
+        opponent's DEFEND and that fleet's HOLD."""
         turn, strength = self.turn, self.strength
         for p in sorted(turn.moves):
             q = turn.dest(p)
