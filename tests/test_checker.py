@@ -16,7 +16,7 @@ import solver.judge.model as model
 import solver.judge.movement as movement
 import solver.judge.routes as judge_routes
 import solver.multiverse.step as multiverse_step
-from solver.checker.equations import check_resolution
+from solver.checker import check_resolution
 from solver.cycle.game import advance
 from solver.judge.movement import adjudicate
 from solver.multiverse.state import Multiverse
