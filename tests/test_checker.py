@@ -16,41 +16,49 @@ import solver.judge.model as model
 import solver.judge.movement as movement
 import solver.judge.routes as judge_routes
 import solver.multiverse.step as multiverse_step
-from solver.checker.equations import check_resolution
+from solver.checker import check_resolution
 from solver.cycle.game import advance
 from solver.judge.movement import adjudicate
 from solver.multiverse.state import Multiverse
 from solver.multiverse.step import step
 from solver.tools.crosscheck.generate import random_turn
-from solver.values.decisions import SUPPORT
+from solver.values.decisions import CONVOY, MOVE, SEA, SUPPORT
 from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
-from solver.values.outcomes import Illegality, Invalidity, Result
-from solver.values.resolution import Resolution
+from solver.values.outcomes import BackupRule, Illegality, Invalidity, Result
+from solver.values.resolution import Core, Resolution
 from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook
 from topology import COASTS, Kind, Location, UnitType
 
 CASES = {c.id: c for c in all_cases()}
 
 
-def resolve(case_id):
+def resolve(case_id, rules=DATC_2025):
     case = CASES[case_id]
-    return adjudicate(case.position, [o.given for o in case.movement.orders])
+    return adjudicate(case.position, [o.given for o in case.movement.orders], rules)
 
 
 @pytest.mark.parametrize(
-    "case_id", ["6.A.11", "6.C.2", "6.D.15", "6.E.4", "6.F.3", "6.F.17", "6.G.9"]
+    "case_id", ["6.A.11", "6.C.1", "6.C.2", "6.D.15", "6.E.4", "6.F.3", "6.F.17", "6.G.9"]
 )
 def test_flipping_any_decision_breaks_an_equation(case_id):
+    """Each decision's own kind of equation is named (not only the outcomes it changes);
+    circular movement picks a consistent resolution, so the moves it sets are no exception
+    (6.C.1)."""
     resolution = resolve(case_id)
     assert check_resolution(resolution) == []
+    circular = {
+        d for c in resolution.cores if c.rule is BackupRule.CIRCULAR_MOVEMENT for d in c.decisions
+    }
     for decision, value in resolution.values.items():
-        if decision in resolution.forced:
+        if decision in resolution.forced and decision not in circular:
             continue
         tampered = dataclasses.replace(
             resolution, values={**resolution.values, decision: not value}
         )
         problems = check_resolution(tampered)
         assert problems, f"flipping {decision} went unnoticed"
+        broken = f"{decision[0].upper()} equation broken for "
+        assert any(p.startswith(broken) for p in problems), (decision, problems)
 
 
 def test_checker_names_the_equation():
@@ -70,6 +78,76 @@ def test_forced_decision_must_follow_its_rule():
         resolution, values={**resolution.values, decision: not resolution.forced[decision]}
     )
     assert any("backup rule" in p for p in check_resolution(tampered))
+
+
+@pytest.mark.parametrize(
+    ("case_id", "movers", "name"),
+    [("6.A.11", ["ven", "vie"], "Tyrolia"), ("6.E.12", ["gal", "vie"], "Budapest")],
+)
+def test_two_units_entering_one_province_are_named(case_id, movers, name):
+    """Into an empty province (6.A.11) or one its unit leaves (6.E.12)."""
+    resolution = resolve(case_id)
+    both = {**resolution.values, **{(MOVE, p): True for p in movers}}
+    problems = check_resolution(dataclasses.replace(resolution, values=both))
+    assert f"two units enter {name}: {movers}" in problems, problems
+
+
+def _relabelled(resolution, rule):
+    """The resolution with every core that is a paradox claimed settled by another rule."""
+    cores = tuple(
+        dataclasses.replace(c, rule=rule) if c.rule is not BackupRule.UNIQUE else c
+        for c in resolution.cores
+    )
+    return dataclasses.replace(resolution, cores=cores)
+
+
+@pytest.mark.parametrize(
+    ("case_id", "book", "claimed", "objection"),
+    [
+        ("6.F.14", "2025", BackupRule.ALL_HOLD, "settles a convoy paradox by szykman, not all"),
+        ("6.F.14", "2025", BackupRule.DPTG, "settles a convoy paradox by szykman, not dptg"),
+        ("6.F.16", "dptg", BackupRule.SZYKMAN, "by dptg or all hold, not szykman"),
+        ("6.F.18", "1971", BackupRule.ALL_HOLD, "by unresolved, not all hold"),
+        ("6.F.14", "2025", BackupRule.CIRCULAR_MOVEMENT, "by szykman, not circular movement"),
+        ("6.C.1", "2025", BackupRule.SZYKMAN, "a core without a convoy is no convoy paradox"),
+    ],
+)
+def test_a_paradox_is_settled_by_the_rule_the_rule_book_gives(case_id, book, claimed, objection):
+    """A convoy paradox by the rule of the rule book's convoy paradox policy; any other
+    paradox by circular movement."""
+    resolution = resolve(case_id, RULE_BOOKS[book])
+    assert check_resolution(resolution) == []
+    problems = check_resolution(_relabelled(resolution, claimed))
+    assert any(objection in p for p in problems), problems
+
+
+def test_a_backup_rule_sets_every_decision_of_its_kinds_and_no_other():
+    resolution = resolve("6.F.14")  # Szykman: the convoy of the paradox fails
+    assert resolution.forced
+    convoy = next(iter(resolution.forced))
+    unforced = dataclasses.replace(resolution, forced={})
+    problems = check_resolution(unforced)
+    assert any("lies on a core settled by szykman, but is not set by it" in p for p in problems)
+    core = next(c for c in resolution.cores if convoy in c.decisions)
+    other = next(d for d in core.decisions if d[0] != "convoy")
+    overset = {**resolution.forced, other: resolution.values[other]}
+    problems = check_resolution(dataclasses.replace(resolution, forced=overset))
+    assert any("was set by a backup rule it does not follow" in p for p in problems), problems
+    nowhere = {**resolution.forced, (SUPPORT, "nth"): True}
+    problems = check_resolution(dataclasses.replace(resolution, forced=nowhere))
+    assert any("was set by a backup rule it does not follow" in p for p in problems), problems
+
+
+def test_an_order_whose_sea_lies_on_an_unresolved_paradox_is_unresolved():
+    """1971: a swap by convoy is unresolved when its SEA decision lies on a paradox the rule
+    book gives no answer to, as when its MOVE or PATH does."""
+    resolution = resolve("6.G.1", RULE_BOOKS["1971"])
+    assert (SEA, "nwy") in resolution.values
+    paradox = Core(((SEA, "nwy"), (CONVOY, "ska")), 0, BackupRule.UNRESOLVED)
+    tampered = dataclasses.replace(resolution, cores=(*resolution.cores, paradox))
+    problems = check_resolution(tampered)
+    said = "A Norway - Sweden: the decisions make it unresolved, the adjudicator says succeeds"
+    assert any(p.endswith(said) for p in problems), problems
 
 
 @pytest.mark.parametrize(
@@ -108,11 +186,28 @@ def test_a_missing_or_extra_decision_is_named():
     assert any(p.startswith("the resolution decides support[") for p in problems), problems
 
 
+def test_a_missing_or_extra_retreat_or_standoff_is_named():
+    resolution = resolve("6.D.2")  # A Venice is dislodged
+    (retreat,) = resolution.dislodged
+    problems = check_resolution(dataclasses.replace(resolution, dislodged=()))
+    assert "A ven is dislodged but not listed to retreat" in problems, problems
+    tyrolia = next(u for u in resolution.position.units if u.province == "tyr")
+    extra = (retreat, dataclasses.replace(retreat, unit=tyrolia))
+    problems = check_resolution(dataclasses.replace(resolution, dislodged=extra))
+    assert "A tyr is listed to retreat but not dislodged" in problems, problems
+    resolution = resolve("6.A.11")  # a standoff in Tyrolia
+    problems = check_resolution(dataclasses.replace(resolution, standoffs=frozenset()))
+    assert "a standoff leaves Tyrolia empty, not listed" in problems, problems
+    extra_standoff = frozenset({"tyr", "ven"})
+    problems = check_resolution(dataclasses.replace(resolution, standoffs=extra_standoff))
+    assert "Venice is listed as a standoff, which the decisions do not make" in problems
+
+
 # -- fault injection: break the adjudicator, never the checker --------------------------------
-# Each fault breaks one rule in the adjudicator's legality or its convoy routes.  The checker
-# imports neither (tests/test_layers.py), so the patch cannot reach it: wherever a fault
-# changes what the adjudicator says about a case, under any rule book, the checker must
-# object to some resolution of that case.
+# Each fault breaks one rule in the adjudicator's legality, its convoy routes or its
+# equations.  The checker imports none of them (tests/test_layers.py), so the patch cannot
+# reach it: wherever a fault changes what the adjudicator says about a case, under any rule
+# book, the checker must object to some resolution of that case.
 
 BOOKS = sorted(RULE_BOOKS)
 
@@ -234,6 +329,19 @@ def no_swap_by_convoy_in_1971(mp):
     mp.setattr(legality, "_swaps", lambda *args: False)
 
 
+def no_head_to_head_battles(mp):
+    """No two moves meet head to head: a swap is a circle of two moves, which the backup
+    rule of circular movement lets succeed."""
+    found = model.head_to_head
+    mp.setattr(model, "head_to_head", lambda moves, origin: ({}, found(moves, origin)[1]))
+
+
+def no_support_is_protected(mp):
+    """The edition's paradox clause (4.A.2) never keeps a convoyed army from cutting a
+    support."""
+    mp.setattr(model, "protected", lambda *args: False)
+
+
 FAULTS = {
     # fault: (cases it must change under some rule book, words of an objection it meets)
     invalid_supports_count: ({"6.B.9", "6.D.9", "6.D.26", "6.H.14"}, "reads it as invalid"),
@@ -244,6 +352,8 @@ FAULTS = {
     one_of_several_routes_is_lost: ({"6.F.9", "6.F.19", "6.F.30"}, "reads it as active"),
     moves_ignore_borders: ({"6.A.1", "6.B.11", "6.D.28", "MV.1"}, "reads it as illegal"),
     no_swap_by_convoy_in_1971: ({"6.G.1", "6.G.7"}, "lacks the decision sea"),
+    no_head_to_head_battles: ({"6.B.13", "6.E.2", "6.G.19", "PYDIP.s1-601"}, "MOVE equation"),
+    no_support_is_protected: ({"6.F.14", "6.F.24", "6.G.11", "MILA.s1-480"}, "SUPPORT equation"),
 }
 
 

@@ -10,7 +10,7 @@ from topology import Location
 
 from ..values.decisions import Decision
 from ..values.orders import Given
-from ..values.outcomes import Outcome
+from ..values.outcomes import BackupRule, Outcome
 from ..values.position import Position, Unit
 from ..values.rules import RuleBook
 
@@ -22,7 +22,7 @@ class Settled(Protocol):
     def decisions(self) -> Sequence[Decision]: ...
 
     @property
-    def rule(self) -> str: ...  # a `solver.values.outcomes.BackupRule`
+    def rule(self) -> BackupRule: ...
 
 
 class Retreat(Protocol):

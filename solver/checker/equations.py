@@ -5,17 +5,20 @@ the adjudicator.
 they make (`solver.checker.turn`), and verifies the resolution against it: the verdict on
 each order and the set of decisions (`solver.checker.verdicts`), each equation — MOVE,
 PATH and SEA, SUPPORT, CONVOY, DISLODGED — from the strengths recomputed here, and the
-outcomes and dislodgements the decisions make.  A decision set by a backup rule is exempt
-from its own equation but must follow the rule; a decision kept from history is exempt.
+outcomes and dislodgements the decisions make.  A decision set by a backup rule that
+overrules the equations is exempt from its own equation but must follow the rule
+(`solver.checker.backup`); one set by circular movement is not exempt; a decision kept from
+history is exempt.
 """
 
 from __future__ import annotations
 
-from topology import Kind, UnitType
+from topology import UnitType
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Move, SupportMove
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
+from .backup import backup_problems, overruled
 from .claim import Claim
 from .decided import Decided
 from .turn import Turn
@@ -28,15 +31,6 @@ from .verdicts import (
     verdict_problems,
 )
 
-_RULE_VALUE = {
-    "szykman": False,  # the convoys of the paradox fail
-    "circular movement": True,  # its moves succeed
-    "all fail": False,  # its moves and supports fail
-    "all hold": False,  # its moves fail
-    "unresolved": False,  # its moves fail, reported as unresolved
-}
-"""The value each backup rule gives the decisions it sets."""
-
 
 def check_resolution(resolution: Claim) -> list[str]:
     """Every problem with the resolution, named; an empty list when the checker agrees."""
@@ -44,6 +38,7 @@ def check_resolution(resolution: Claim) -> list[str]:
     decided = Decided(turn, resolution.values)
     problems = verdict_problems(resolution, turn)
     problems += decision_set_problems(resolution, turn)
+    problems += backup_problems(resolution, turn)
     problems += Equations(resolution, turn, decided).problems()
     problems += outcome_problems(resolution, turn, decided)
     problems += dislodgement_problems(resolution, turn, decided)
@@ -80,8 +75,10 @@ class Strengths:
         return 1 + self.given(turn.hold_supporters(province))
 
     def attack(self, mover: str) -> int:
-        """ATTACK STRENGTH: nothing without a path; no help to dislodge one's own unit,
-        nor from the power of the unit attacked (unless it leaves)."""
+        """ATTACK STRENGTH: 0 without a path; into an empty province, or one whose unit
+        leaves (its move succeeds, not head to head with this one), 1 plus every given
+        support; else 0 against a unit of the mover's own power, and otherwise 1 plus the
+        given supports of powers other than the attacked unit's."""
         turn, decided = self.turn, self.decided
         if not decided.path(mover):
             return 0
@@ -163,6 +160,7 @@ class Equations:
         self.turn = turn
         self.decided = decided
         self.strength = Strengths(turn, decided)
+        self.overruled = overruled(claim)
         self.found: list[str] = []
 
     def problems(self) -> list[str]:
@@ -173,29 +171,25 @@ class Equations:
         return self.found
 
     def verify(self, kind: DecisionKind, province: str, expected: bool, detail: str) -> None:
-        """The claimed value of a decision is what its equation gives; one set by a backup
-        rule follows that rule; one kept from history is exempt."""
-        claim = self.claim
+        """The claimed value of a decision is what its equation gives, unless a backup rule
+        overrules the equation (`solver.checker.backup` checks the rule) or it is kept
+        from history."""
         key: Decision = (kind, province)
+        if key in self.claim.recorded or key in self.overruled:
+            return
         actual = self.decided(kind, province)
-        label = self.turn.label(key)
-        if key in claim.recorded:
-            return
-        if key in claim.forced:
-            rule = next((c.rule for c in claim.cores if key in c.decisions), None)
-            value = claim.forced[key]
-            if rule is None or _RULE_VALUE.get(rule) != value or actual != value:
-                self.found.append(f"{label} was set by a backup rule it does not follow")
-            return
         if actual != expected:
             self.found.append(
-                f"{kind.upper()} equation broken for {label}: recorded {actual}, "
+                f"{kind.upper()} equation broken for {self.turn.label(key)}: recorded {actual}, "
                 f"the equation gives {expected} ({detail})"
             )
 
     def move_equations(self) -> None:
-        """MOVE: the attack beats the resistance at the destination (the opponent's DEFEND
-        head to head, else the HOLD there) and every rival's PREVENT; PATH or SEA."""
+        """MOVE: the attack beats the resistance at the destination and every rival's
+        PREVENT; PATH or SEA.  The resistance is the opponent's DEFEND head to head, else
+        the HOLD there; when the opponent is not at the destination (4.A.4, Brannan: a
+        convoyed army whose attack comes from the fleet there), it is the greater of the
+        opponent's DEFEND and that fleet's HOLD."""
         turn, strength = self.turn, self.strength
         for p in sorted(turn.moves):
             q = turn.dest(p)
@@ -236,24 +230,14 @@ class Equations:
         for p in sorted(turn.units):
             entering = [m for m in turn.into(p) if decided.succeeds(m)]
             expected = not decided.succeeds(p) and bool(entering)
-            if expected != decided.dislodged(p) and (DISLODGED, p) not in self.claim.recorded:
-                self.found.append(
-                    f"DISLODGED equation broken for {turn.units[p]}: recorded "
-                    f"{decided.dislodged(p)}, moves in {entering}, own move succeeds "
-                    f"{decided.succeeds(p)}"
-                )
-            if len(entering) > 1:
-                self.found.append(f"two units enter {turn.name(p)}: {entering}")
+            detail = f"moves in {entering}, own move succeeds {decided.succeeds(p)}"
+            self.verify(DISLODGED, p, expected, detail)
 
     def board_problems(self) -> None:
-        """No two units end in one empty province; no army goes to sea."""
+        """No two units enter one province, empty or not.  (No army goes to sea: the
+        reading makes such a move illegal, `reading.Bar.ARMY_AT_SEA`.)"""
         turn, decided = self.turn, self.decided
-        for q in sorted({turn.dest(p) for p in turn.moves} - set(turn.units)):
-            if len([m for m in turn.into(q) if decided.succeeds(m)]) > 1:
-                self.found.append(f"two units enter {turn.name(q)}")
-        if any(
-            turn.board.province(turn.dest(p)).kind is Kind.SEA
-            and turn.units[p].type is UnitType.ARMY
-            for p in turn.moves
-        ):
-            self.found.append("an army moves to sea")
+        for q in sorted({turn.dest(p) for p in turn.moves}):
+            entering = [m for m in turn.into(q) if decided.succeeds(m)]
+            if len(entering) > 1:
+                self.found.append(f"two units enter {turn.name(q)}: {entering}")

@@ -62,7 +62,8 @@ class Reading:
     verdict: Verdict = Verdict.ACTIVE
     why: str = ""  # the rule that makes it illegal or invalid (or fail, 6.B.11)
     dest: str | None = None  # board key: where a move, supported move or convoy goes
-    coast: str | None = None  # a move's coast of arrival; the coast a supported move names
+    coast: str | None = None  # a move's coast of arrival; a support's: where the move would
+    # arrive when its way settles the coast (4.B.3 may ignore the coast named), else as named
     target: str | None = None  # board key: the supported or convoyed unit's province
     by_convoy: bool = False  # 4.A.3: the move goes by convoy, not over land
     reachable: bool = True  # 6.B.11: False when possible only from the coast it names

@@ -158,8 +158,11 @@ class Turn:
         return found
 
     def opposing(self, mover: str) -> str | None:
-        """The move it meets head to head, when neither goes by sea (4.A.4: under Brannan
-        a convoyed attack meets the move into its last fleet's sea)."""
+        """The move it would meet head to head: the move into where its attack comes
+        from, whose attack comes from where it goes.  Neither goes by convoy, save under
+        4.A.4 (Brannan), where a convoyed attack comes from its last fleet's sea and meets
+        the move into that sea.  A 1971 swap that may go by sea is among them (its move is
+        not by convoy): `Decided.head_to_head` drops the battle when its convoy works."""
         return self._opposing.get(mover)
 
     def coming_back(self, mover: str) -> str | None:

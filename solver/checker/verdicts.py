@@ -7,23 +7,39 @@ the units standing after the turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from typing import TypeVar
+
 from topology import Location
 
-from ..values.decisions import CONVOY, MOVE, PATH, SUPPORT, DecisionKind
+from ..values.decisions import CONVOY, MOVE, ORDER_KINDS, SUPPORT
 from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
-from ..values.outcomes import Result
+from ..values.outcomes import BackupRule, Result
 from ..values.position import Unit
 from .claim import Claim
 from .decided import Decided
 from .reading import Reading, Verdict
 from .turn import Turn
 
+T = TypeVar("T")
+
 _SAID = {Result.ILLEGAL: Verdict.ILLEGAL, Result.INVALID: Verdict.INVALID}
 """The verdict an outcome's result states (every other result: an active order)."""
 
-_UNRESOLVED_KINDS: tuple[DecisionKind, ...] = (MOVE, PATH, SUPPORT, CONVOY)
-"""An order in force is unresolved when one of these decisions of it lies on a paradox the
-rule book gives no answer to."""
+
+def differences(
+    expected: AbstractSet[T],
+    claimed: AbstractSet[T],
+    lacking: Callable[[T], str],
+    extra: Callable[[T], str],
+    order: Callable[[T], tuple[str, ...]],
+) -> list[str]:
+    """What the resolution lacks of what the checker expects, then what it claims beyond
+    that, each named, each part in order."""
+    found = [lacking(x) for x in sorted(expected - claimed, key=order)]
+    found += [extra(x) for x in sorted(claimed - expected, key=order)]
+    return found
 
 
 def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
@@ -50,16 +66,15 @@ def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
 def decision_set_problems(claim: Claim, turn: Turn) -> list[str]:
     """Decisions the orders in force call for that the resolution lacks, and decisions it
     has that they do not call for."""
-    expected = turn.decisions
-    claimed = set(claim.values)
-    found = [
-        f"the resolution lacks the decision {turn.label(d)}" for d in sorted(expected - claimed)
-    ]
-    found += [
-        f"the resolution decides {turn.label(d)}, which the orders in force do not call for"
-        for d in sorted(claimed - expected)
-    ]
-    return found
+    return differences(
+        turn.decisions,
+        set(claim.values),
+        lambda d: f"the resolution lacks the decision {turn.label(d)}",
+        lambda d: (
+            f"the resolution decides {turn.label(d)}, which the orders in force do not call for"
+        ),
+        order=lambda d: d,
+    )
 
 
 def result_of(reading: Reading, decided: Decided) -> Result:
@@ -79,8 +94,10 @@ def result_of(reading: Reading, decided: Decided) -> Result:
 
 
 def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
-    """Results and fates (dislodged, destroyed) that do not follow from the decisions."""
-    unresolved = {d for c in claim.cores if c.rule == "unresolved" for d in c.decisions}
+    """Results and fates (dislodged, destroyed) that do not follow from the decisions: an
+    order in force one of whose own decisions (`ORDER_KINDS`, 1971's SEA among them) lies on
+    a paradox the rule book gives no answer to is unresolved."""
+    unresolved = {d for c in claim.cores if c.rule is BackupRule.UNRESOLVED for d in c.decisions}
     options = {r.unit.province: r.options for r in claim.dislodged}
     found = []
     for reading, outcome in zip(turn.orders.readings, claim.outcomes, strict=False):
@@ -88,7 +105,7 @@ def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             continue  # named among the verdicts
         p = reading.unit.province if reading.unit is not None else None
         if reading.verdict is Verdict.ACTIVE and p is not None:
-            open_paradox = any((kind, p) in unresolved for kind in _UNRESOLVED_KINDS)
+            open_paradox = any((kind, p) in unresolved for kind in ORDER_KINDS)
             expected = Result.UNRESOLVED if open_paradox else result_of(reading, decided)
             if outcome.result != expected:
                 found.append(
@@ -111,14 +128,13 @@ def dislodgement_problems(claim: Claim, turn: Turn, decided: Decided) -> list[st
     """The units listed to retreat are the dislodged ones, each with its attacker."""
     expected = {p for p in turn.units if decided.dislodged(p)}
     listed = {r.unit.province: r for r in claim.dislodged}
-    found = [
-        f"{turn.units[p]} is dislodged but not listed to retreat"
-        for p in sorted(expected - listed.keys())
-    ]
-    found += [
-        f"{listed[p].unit} is listed to retreat but not dislodged"
-        for p in sorted(listed.keys() - expected)
-    ]
+    found = differences(
+        expected,
+        listed.keys(),
+        lambda p: f"{turn.units[p]} is dislodged but not listed to retreat",
+        lambda p: f"{listed[p].unit} is listed to retreat but not dislodged",
+        order=lambda p: (p,),
+    )
     for p in sorted(expected & listed.keys()):
         entry = listed[p]
         movers = [m for m in turn.into(p) if decided.succeeds(m)]
@@ -149,15 +165,13 @@ def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             beaten = opponent is not None and decided.succeeds(opponent)
             if decided.path(m) and not beaten and not decided.succeeds(m):
                 expected.add(q)
-    claimed = set(claim.standoffs)
-    found = [
-        f"a standoff leaves {turn.name(q)} empty, not listed" for q in sorted(expected - claimed)
-    ]
-    found += [
-        f"{turn.name(q)} is listed as a standoff, which the decisions do not make"
-        for q in sorted(claimed - expected)
-    ]
-    return found
+    return differences(
+        expected,
+        set(claim.standoffs),
+        lambda q: f"a standoff leaves {turn.name(q)} empty, not listed",
+        lambda q: f"{turn.name(q)} is listed as a standoff, which the decisions do not make",
+        order=lambda q: (q,),
+    )
 
 
 def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
@@ -173,10 +187,10 @@ def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
             expected.add(Unit(Location(turn.dest(p), move.coast), unit.type, unit.power))
         else:
             expected.add(unit)
-    standing = set(claim.after.units)
-    found = [f"{u} should stand after the turn" for u in sorted(expected - standing, key=str)]
-    found += [
-        f"{u} stands after the turn, which the decisions do not put there"
-        for u in sorted(standing - expected, key=str)
-    ]
-    return found
+    return differences(
+        expected,
+        set(claim.after.units),
+        lambda u: f"{u} should stand after the turn",
+        lambda u: f"{u} stands after the turn, which the decisions do not put there",
+        order=lambda u: (str(u),),
+    )
