@@ -64,7 +64,7 @@ def parse(
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"{name}:0:0: cannot read: {error}") from error
+        raise fail(f"{name}: cannot read: {error}") from error
     if phase not in (None, "movement", "retreat", "adjustment"):
         raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
     lines = []

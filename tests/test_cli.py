@@ -105,6 +105,16 @@ def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
     assert "Traceback" not in result.stderr
 
 
+def test_a_fault_of_the_whole_file_names_the_file_alone(tmp_path):
+    """No line is at fault: 'FILE: message', not 'FILE:0:1: message'."""
+    missing = tmp_path / "absent.cases"
+    assert dipsat("check", str(missing)).stderr == f"{missing}: no such file or directory\n"
+    binary = tmp_path / "binary.cases"
+    binary.write_bytes(b"case X.1: t\n\xff\n")
+    assert dipsat("check", str(binary)).stderr.startswith(f"{binary}: expected UTF-8 text")
+    assert dipsat("parse", str(missing)).stderr.startswith(f"{missing}: cannot read: ")
+
+
 def test_adjudicate_explains_outcomes():
     result = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--json")
     (phase,) = json.loads(result.stdout)["phases"]
