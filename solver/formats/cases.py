@@ -173,7 +173,7 @@ def normalise_label(text: str) -> str:
 _META = re.compile(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$")
 _OWNS = re.compile(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$")
 _HEADER = re.compile(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$")
-_AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\s+(.*)$")
+_AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
 
 
 class _Reader:
@@ -248,7 +248,8 @@ class _Reader:
             draft.blocks.append((self.first_kind(draft), []))
         automatic = _AUTOMATIC.match(stripped)
         if automatic:
-            return self.automatic_line(draft, number, line, automatic.group(1))
+            column = len(line) - len(line.lstrip()) + automatic.start(1) + 1
+            return self.automatic_line(draft, number, line, automatic.group(1), column)
         return self.order_line(draft, number, line)
 
     def meta_line(self, draft: _Draft, number: int, line: str, meta: re.Match[str]) -> None:
@@ -283,28 +284,27 @@ class _Reader:
             draft.blocks.append((self.first_kind(draft), []))
         return True
 
-    def automatic_line(self, draft: _Draft, number: int, line: str, rest: str) -> None:
-        """'Automatic disband A Munich [1971: F Kiel]': the units civil disorder removes."""
+    def automatic_line(self, draft: _Draft, number: int, line: str, rest: str, column: int) -> None:
+        """'Automatic disband A Munich [1971: F Kiel]': the units civil disorder removes
+        (`rest` follows 'disband', at `column`), each a plain unit such as 'A Munich'."""
         kind, orders = draft.blocks[-1]
         if kind is not PhaseKind.ADJUSTMENT:
             raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
         text, variants = self.editions(number, line, rest)
+        expected = "expected a unit such as 'A Munich' after 'Automatic disband'"
 
         def province(unit_text: str) -> str:
+            unit_text = unit_text.strip()
+            if not unit_text:
+                raise self.fail(number, f"{expected}, found nothing", column)
+            at = column + max(rest.find(unit_text), 0)
             try:
-                order = parse_given(unit_text, self.board).order
+                given = parse_given(unit_text, self.board)
             except OrderSyntaxError as err:
-                raise self.fail(
-                    number,
-                    f"expected a unit after 'Automatic disband': {err}",
-                    _column_after(line, "disband"),
-                ) from err
-            if isinstance(order, Waive):
-                raise self.fail(
-                    number,
-                    "expected a unit after 'Automatic disband'",
-                    _column_after(line, "disband"),
-                )
+                raise self.fail(number, f"{expected}: {err.message}", at + err.column - 1) from err
+            order = given.order
+            if not isinstance(order, Hold) or order.unit.type is None or given.power is not None:
+                raise self.fail(number, f"{expected}, found {unit_text!r}", at)
             return order.unit.place.province
 
         per_edition = {
