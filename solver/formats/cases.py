@@ -244,8 +244,7 @@ class _Reader:
             return None
         if draft.power is None:
             raise self.fail(number, "expected a power header such as 'England:' before orders")
-        if not draft.blocks:
-            draft.blocks.append((self.first_kind(draft), []))
+        # header_line opened the first block when it set the power
         automatic = _AUTOMATIC.match(stripped)
         if automatic:
             column = len(line) - len(line.lstrip()) + automatic.start(1) + 1
@@ -280,7 +279,7 @@ class _Reader:
         draft.season = None
         if header.group(2) is not None:
             draft.season = (int(header.group(3)), int(header.group(2)))
-        if not draft.blocks:
+        if not draft.blocks:  # the orders below start the first phase
             draft.blocks.append((self.first_kind(draft), []))
         return True
 
