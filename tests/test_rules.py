@@ -62,7 +62,6 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     from solver.tools import explore as module
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
-    monkeypatch.setattr("solver.tools.pages.MAX_RESOLUTIONS", 2)
     case = BY_ID["6.F.14"]  # two consistent resolutions
     (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
     assert core.capped and core.resolutions == ()
