@@ -107,9 +107,30 @@ def test_a_bad_rule_book_file_names_the_file_and_what_was_expected(tmp_path, tex
     assert str(caught.value).startswith(f"{bad}{message}"), str(caught.value)
 
 
-def test_an_unknown_rule_book_lists_the_known_ones():
-    with pytest.raises(DipsatError, match="unknown rule book 'nonsense'; known: 1971"):
-        rule_book("nonsense")
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("nonsense", "unknown rule book 'nonsense'; known: 1971"),
+        ("absent.toml", "absent.toml: cannot read: No such file"),
+        (2025, "expected a rule book or its name (1971, "),
+        (["2025"], "expected a rule book or its name (1971, "),
+        (None, "expected a rule book or its name (1971, "),
+    ],
+)
+def test_rule_book_refuses_what_names_no_rule_book(rules, message):
+    with pytest.raises(DipsatError) as caught:
+        rule_book(rules)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_rule_book_takes_a_rule_book_a_name_or_a_file():
+    assert rule_book(EDITIONS["1982"]) is EDITIONS["1982"]
+    assert rule_book("1982") is EDITIONS["1982"]
+    assert rule_book("webdiplomacy").name == "webdiplomacy"
+    book = rule_book(str(DATA / "rulebooks" / "4A2-1982.toml"))
+    assert book.name == "4A2-1982" and book != EDITIONS["2025"]
+    with pytest.raises(DipsatError, match=r"unknown rule book '.*4A2-1982\.toml'; known: "):
+        rule_book(str(DATA / "rulebooks" / "4A2-1982.toml"), files=False)
 
 
 def test_explore_and_compare_rules_from_the_command_line():

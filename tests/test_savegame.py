@@ -145,6 +145,10 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
         "unknown field": (edited(game, json_set(["extra"], 1)), "extra"),
         "ill-typed version": (edited(game, json_set(["version"], "1")), "version"),
         "unknown rules": (edited(game, json_set(["rules"], "1066")), "rules"),
+        "rules naming a file": (  # kept by value, never read from a file again
+            edited(game, json_set(["rules"], str(DATA / "rulebooks" / "4A2-1982.toml"))),
+            "rules: unknown rule book",
+        ),
         "custom rules without policies": (
             edited(game, json_set(["rules"], {"name": "mine"})),
             "rules.policies: missing",
@@ -265,6 +269,8 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 def test_new_game_refuses_unknown_rules():
     with pytest.raises(DipsatError, match="unknown rule book"):
         new_game("1066")
+    with pytest.raises(DipsatError, match="expected a rule book or its name"):
+        new_game(2025)
     assert new_game("dptg").position == Position(
         Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres, board=standard()
     )

@@ -13,16 +13,28 @@ from ..errors import CaseFormatError, DipsatError
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value
 
 
-def rule_book(name: str) -> RuleBook:
-    """A named rule book, or one read from a TOML file; unknown names list the known ones."""
-    if name in RULE_BOOKS:
-        return RULE_BOOKS[name]
-    path = Path(name)
-    if path.suffix == ".toml" or path.exists():
+def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
+    """A rule book itself, or the edition or preset of that name, or (with `files`) one
+    read from a TOML file of that name.
+
+    Raises:
+        DipsatError: no rule book has that name (the message lists those that do), or
+            `rules` is neither a name nor a rule book.
+        CaseFormatError: the TOML file cannot be read or is not a rule book.
+    """
+    if isinstance(rules, RuleBook):
+        return rules
+    also = ", or a .toml file" if files else ""
+    if not isinstance(rules, str):
+        raise DipsatError(
+            f"expected a rule book or its name ({', '.join(RULE_BOOKS)}{also}), found {rules!r}"
+        )
+    if rules in RULE_BOOKS:
+        return RULE_BOOKS[rules]
+    path = Path(rules)
+    if files and (path.suffix == ".toml" or path.exists()):
         return load_rule_book(path)
-    raise DipsatError(
-        f"unknown rule book {name!r}; known: {', '.join(RULE_BOOKS)}, or a .toml file"
-    )
+    raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}{also}")
 
 
 _TOML_PLACE = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")

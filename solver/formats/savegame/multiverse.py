@@ -46,6 +46,7 @@ from ...values.outcomes import (
     Result,
 )
 from ...values.rules import RuleBook
+from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
     VERSION,
@@ -54,7 +55,6 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
-    book_of,
     position_lines,
     rules_json,
 )
@@ -114,7 +114,7 @@ def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
     book as for `new_game`)."""
     from ...multiverse.state import Multiverse
 
-    return SavedMultiverse(book_of(rules), Multiverse.start(STANDARD_START))
+    return SavedMultiverse(rule_book(rules), Multiverse.start(STANDARD_START))
 
 
 def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:

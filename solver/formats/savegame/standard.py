@@ -35,6 +35,7 @@ from ...values.orders import (
 )
 from ...values.position import SPRING_1901, Phase, PhaseKind, Position, Unit
 from ...values.rules import RuleBook
+from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
     VERSION,
@@ -43,7 +44,6 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
-    book_of,
     position_lines,
     rules_json,
 )
@@ -122,7 +122,7 @@ STANDARD_START = _start()
 def new_game(rules: str | RuleBook = "2025") -> SavedGame:
     """A game at the standard opening position, Spring 1901, under a rule book: a value, an
     edition's name or a TOML file (kept in the save by value, see `rules_json`)."""
-    return SavedGame(book_of(rules), STANDARD_START)
+    return SavedGame(rule_book(rules), STANDARD_START)
 
 
 def adjudicate_game(game: SavedGame) -> SavedGame:
