@@ -195,6 +195,10 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
             edited(game, json_drop(["history", 1, "outcomes", 0, "result"])),
             "history[1].outcomes[0].result",
         ),
+        "outcome result no label of dipsat's": (
+            edited(game, json_set(["history", 1, "outcomes", 0, "result"], "wins")),
+            "history[1].outcomes[0].result: expected an outcome as dipsat writes it",
+        ),
         "two units in one province": (
             edited(game, json_set(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
             "position",
