@@ -14,7 +14,7 @@ from rich.table import Table
 
 from topology import standard
 
-from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .errors import DipsatError, OrderSyntaxError
 from .formats.cases import Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .tools.compare import compare
@@ -64,7 +64,7 @@ def parse(
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"{name}:0:0: cannot read: {error}") from error
+        raise fail(f"{name}: cannot read: {error}") from error
     if phase not in (None, "movement", "retreat", "adjustment"):
         raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
     lines = []
@@ -231,8 +231,8 @@ def explore(
 def _one_case(file: str, case: str | None) -> Case:
     try:
         cases = read_cases(file)
-    except CaseFormatError as error:
-        raise fail(str(error)) from error
+    except DipsatError as error:
+        raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     chosen = [c for c in cases if case is None or c.id == case]
     if not chosen:
         raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))

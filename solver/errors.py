@@ -21,7 +21,7 @@ class OrderSyntaxError(DipsatError):
     def __str__(self) -> str:
         if self.line:
             return f"line {self.line}, column {self.column}: {self.message}"
-        return f"{self.column}: {self.message}"
+        return f"column {self.column}: {self.message}"
 
 
 class IllegalOrderError(DipsatError):
@@ -57,7 +57,8 @@ class PositionError(DipsatError):
 
 
 class CaseFormatError(DipsatError):
-    """A case or position file that does not follow the documented format."""
+    """A case or position file that does not follow the documented format; `line` 0 for a
+    fault of the whole file (it cannot be read, it is too large), written `FILE: message`."""
 
     def __init__(self, message: str, path: str = "-", line: int = 0, column: int = 1) -> None:
         super().__init__(message)
@@ -67,6 +68,8 @@ class CaseFormatError(DipsatError):
         self.column = column
 
     def __str__(self) -> str:
+        if not self.line:
+            return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
 
 
@@ -74,7 +77,7 @@ class SaveFileError(DipsatError):
     """A saved game that cannot be read: cut short, not JSON, edited wrongly, or too new.
 
     `line` and `column` place a JSON syntax error; `where` names the JSON field at fault,
-    such as `history[3].orders[2]`."""
+    such as `history[3].orders[2]`; with neither, the fault is the whole file's."""
 
     def __init__(
         self, message: str, path: str = "-", line: int = 0, column: int = 0, where: str = ""
@@ -89,4 +92,6 @@ class SaveFileError(DipsatError):
     def __str__(self) -> str:
         if self.where:
             return f"{self.path}: {self.where}: {self.message}"
+        if not self.line:
+            return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.message}"

@@ -10,6 +10,9 @@ import sys
 import pytest
 from conftest import DATA, ROOT
 
+from solver.errors import CaseFormatError
+from solver.formats.cases import read_cases
+
 
 def dipsat(*args, stdin=None, env=None):
     return subprocess.run(
@@ -84,25 +87,45 @@ def test_check_fails_on_a_wrong_expectation(tmp_path):
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("England:\nA London Holds\n", ":1:1: expected a 'case ID: TITLE' line"),
-        ("case X.1: t\nA London Holds\n", ":2:1: expected a power header"),
-        ("case X.1: t\nEngland:\nA London Hold => wins\n", ":3:18: expected an outcome"),
-        ("case X.1: t\nEngland:\nA Lndon Holds\n", ":3:3: expected a province, found unknown"),
-        ("case X.1: t\nEngland:\nLondon Holds\n", ":3:1: expected a unit type"),
-        ("case X.1: t\nGondor:\n", ":2:1: expected a power"),
-        ("case X.1: t\ncase X.1: u\n", ":2:1: case X.1 already defined on line 1"),
-    ],
-)
+def bad_case_files() -> list[tuple[str, str]]:
+    """Rows of tests/data/bad_cases.txt: case text ('|' between lines) and the error after
+    the file name; a row's last '=>' separates them, case text having its own."""
+    rows = []
+    for line in (DATA / "bad_cases.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            text, _, message = line.rpartition("=>")
+            rows.append((text.rstrip().replace("|", "\n") + "\n", message.strip()))
+    return rows
+
+
+@pytest.mark.parametrize(("text", "message"), bad_case_files())
 def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
     case = tmp_path / "bad.cases"
-    case.write_text(text)
-    result = dipsat("check", str(case))
+    case.write_text(text, encoding="utf-8")
+    with pytest.raises(CaseFormatError) as caught:
+        read_cases(case)
+    assert str(caught.value).startswith(f"{case}{message}"), str(caught.value)
+
+
+@pytest.mark.parametrize("command", ["check", "adjudicate", "explore"])
+def test_a_bad_case_file_is_one_line_on_the_command_line(tmp_path, command):
+    """Every command reading a case file reports its faults as the reader does, exit
+    status 2 (an impossible unit used to escape as a traceback from adjudicate)."""
+    case = tmp_path / "bad.cases"
+    case.write_text("case X.1: t\nEngland:\nA North Sea H\n")
+    result = dipsat(command, str(case))
     assert result.returncode == 2
-    assert result.stderr.startswith(f"{case}{message}"), result.stderr
-    assert "Traceback" not in result.stderr
+    assert result.stderr == f"{case}:3:1: an army cannot stand at sea, in North Sea\n"
+
+
+def test_a_fault_of_the_whole_file_names_the_file_alone(tmp_path):
+    """No line is at fault: 'FILE: message', not 'FILE:0:1: message'."""
+    missing = tmp_path / "absent.cases"
+    assert dipsat("check", str(missing)).stderr == f"{missing}: no such file or directory\n"
+    binary = tmp_path / "binary.cases"
+    binary.write_bytes(b"case X.1: t\n\xff\n")
+    assert dipsat("check", str(binary)).stderr.startswith(f"{binary}: expected UTF-8 text")
+    assert dipsat("parse", str(missing)).stderr.startswith(f"{missing}: cannot read: ")
 
 
 def test_adjudicate_explains_outcomes():

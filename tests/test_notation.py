@@ -66,7 +66,7 @@ def test_daide_in_a_retreat_phase_takes_only_retreat_verbs():
     as text reading back as a retreat."""
     with pytest.raises(OrderSyntaxError) as caught:
         parse_given("( ENG AMY HOL ) MTO BEL", standard(), phase="retreat")
-    assert str(caught.value) == "17: expected RTO or DSB (a retreat phase), found 'MTO'"
+    assert str(caught.value) == "column 17: expected RTO or DSB (a retreat phase), found 'MTO'"
     retreat = parse_given("( ENG AMY HOL ) RTO BEL", standard(), phase="retreat")
     assert isinstance(retreat.order, Retreat)
     assert parse_given(str(retreat), standard(), phase="retreat") == retreat

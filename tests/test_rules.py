@@ -3,6 +3,7 @@ compare-rules finds the cases each chapter-4 policy changes."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import subprocess
 import sys
@@ -62,7 +63,6 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     from solver.tools import explore as module
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
-    monkeypatch.setattr("solver.tools.pages.MAX_RESOLUTIONS", 2)
     case = BY_ID["6.F.14"]  # two consistent resolutions
     (core,) = explore(case.position, [o.given for o in case.movement.orders], EDITIONS["2025"])
     assert core.capped and core.resolutions == ()
@@ -98,19 +98,39 @@ def test_cases_written_for_a_rule_book_file_pass_under_it(cases):
     assert not failures, "\n".join(f"{f.case}: {f.order}: {f.expected} / {f.got}" for f in failures)
 
 
-def test_a_rule_book_file_names_unknown_policies(tmp_path):
+@pytest.mark.parametrize(("text", "message"), table("bad_rulebooks.txt"))
+def test_a_bad_rule_book_file_names_the_file_and_what_was_expected(tmp_path, text, message):
     bad = tmp_path / "bad.toml"
-    bad.write_text('base = "2025"\n[policies]\nconvoy_parrot = "szykman"\n')
-    with pytest.raises(DipsatError, match="unknown policy 'convoy_parrot'; known: brannan"):
+    bad.write_bytes(codecs.escape_decode(text.encode("ascii"))[0] + b"\n")
+    with pytest.raises(DipsatError) as caught:
         rule_book(str(bad))
-    bad.write_text('base = "1999"\n')
-    with pytest.raises(DipsatError, match="base '1999' is no edition; known: 1971"):
-        rule_book(str(bad))
-    bad.write_text('[policies]\nconvoy_paradox = "maybe"\n')
-    with pytest.raises(DipsatError, match="expected one of szykman, all-hold, dptg, none"):
-        rule_book(str(bad))
-    with pytest.raises(DipsatError, match="unknown rule book 'nonsense'; known: 1971"):
-        rule_book("nonsense")
+    assert str(caught.value).startswith(f"{bad}{message}"), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("nonsense", "unknown rule book 'nonsense'; known: 1971"),
+        ("absent.toml", "absent.toml: cannot read: No such file"),
+        (2025, "expected a rule book or its name (1971, "),
+        (["2025"], "expected a rule book or its name (1971, "),
+        (None, "expected a rule book or its name (1971, "),
+    ],
+)
+def test_rule_book_refuses_what_names_no_rule_book(rules, message):
+    with pytest.raises(DipsatError) as caught:
+        rule_book(rules)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_rule_book_takes_a_rule_book_a_name_or_a_file():
+    assert rule_book(EDITIONS["1982"]) is EDITIONS["1982"]
+    assert rule_book("1982") is EDITIONS["1982"]
+    assert rule_book("webdiplomacy").name == "webdiplomacy"
+    book = rule_book(str(DATA / "rulebooks" / "4A2-1982.toml"))
+    assert book.name == "4A2-1982" and book != EDITIONS["2025"]
+    with pytest.raises(DipsatError, match=r"unknown rule book '.*4A2-1982\.toml'; known: "):
+        rule_book(str(DATA / "rulebooks" / "4A2-1982.toml"), files=False)
 
 
 def test_explore_and_compare_rules_from_the_command_line():

@@ -145,6 +145,10 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
         "unknown field": (edited(game, json_set(["extra"], 1)), "extra"),
         "ill-typed version": (edited(game, json_set(["version"], "1")), "version"),
         "unknown rules": (edited(game, json_set(["rules"], "1066")), "rules"),
+        "rules naming a file": (  # kept by value, never read from a file again
+            edited(game, json_set(["rules"], str(DATA / "rulebooks" / "4A2-1982.toml"))),
+            "rules: unknown rule book",
+        ),
         "custom rules without policies": (
             edited(game, json_set(["rules"], {"name": "mine"})),
             "rules.policies: missing",
@@ -191,6 +195,10 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
             edited(game, json_drop(["history", 1, "outcomes", 0, "result"])),
             "history[1].outcomes[0].result",
         ),
+        "outcome result no label of dipsat's": (
+            edited(game, json_set(["history", 1, "outcomes", 0, "result"], "wins")),
+            "history[1].outcomes[0].result: expected an outcome as dipsat writes it",
+        ),
         "two units in one province": (
             edited(game, json_set(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
             "position",
@@ -224,8 +232,9 @@ def test_binary_and_missing_files_are_refused(tmp_path):
     path.write_bytes(b'{"format":\n "\xff"}')
     with pytest.raises(SaveFileError, match=r":2:3: not UTF-8"):
         load(path)
-    with pytest.raises(SaveFileError, match="cannot read"):
+    with pytest.raises(SaveFileError) as caught:
         load(tmp_path / "absent.json")
+    assert str(caught.value).startswith(f"{tmp_path / 'absent.json'}: cannot read: ")
 
 
 def test_a_future_version_is_refused(tmp_path):
@@ -264,6 +273,8 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 def test_new_game_refuses_unknown_rules():
     with pytest.raises(DipsatError, match="unknown rule book"):
         new_game("1066")
+    with pytest.raises(DipsatError, match="expected a rule book or its name"):
+        new_game(2025)
     assert new_game("dptg").position == Position(
         Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres, board=standard()
     )
@@ -382,7 +393,8 @@ def test_a_game_played_on_the_command_line(tmp_path):
     problems = result.stderr.splitlines()
     assert problems == [
         f"{path}: 'England: F LON - ENG': London already has an order this phase",
-        f"{path}: 'Prussia: A BER H': cannot read: 1: expected a power before ':', found 'Prussia'",
+        f"{path}: 'Prussia: A BER H': cannot read: column 1: expected a power before ':', "
+        "found 'Prussia'",
         f"{path}: 'France: A LON H': no France unit in London",
         f"{path}: 'France: A MAR R SPA': not an order for a movement phase",
     ]

@@ -152,6 +152,20 @@ BAD = {
         json_set(["boards", 0, "record", "outcomes", 1, "reason", "kind"], "teleported"),
         "boards[0].record.outcomes[1].reason.kind",
     ),
+    "reason of the wrong type": (  # used to be wrapped in a second error about 'why'
+        json_set(["boards", 0, "record", "outcomes", 1, "reason", "by"], "A a-Tyrolia@0"),
+        "boards[0].record.outcomes[1].reason.by",
+    ),
+    "reason missing its field": (
+        json_set(["boards", 0, "record", "outcomes", 1, "reason"], {"kind": "dislodged"}),
+        "boards[0].record.outcomes[1].reason.by",
+    ),
+    "reason no sentence of dipsat's": (
+        json_set(
+            ["boards", 0, "record", "outcomes", 1, "reason"], {"kind": "illegal", "why": "because"}
+        ),
+        "boards[0].record.outcomes[1].reason.why",
+    ),
     "outcome without flag": (
         json_set(["boards", 0, "record", "outcomes", 0, "dislodged"], None),
         "boards[0].record.outcomes[0].dislodged",
@@ -174,6 +188,7 @@ def test_bad_files_name_the_place(game, tmp_path, name):
     assert caught.value.path == str(path)
     assert caught.value.where == where, str(caught.value)
     assert str(caught.value).startswith(f"{path}: {where}: ")
+    assert str(caught.value).count(str(path)) == 1  # one error, not one wrapped in another
     with pytest.raises(SaveFileError):
         load_any(path)
 

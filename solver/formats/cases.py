@@ -21,11 +21,19 @@ from pathlib import Path
 from topology import AmbiguousNameError, Location, UnitType, UnknownNameError, standard
 
 from ..cycle.game import Game, OneBoard
-from ..errors import CaseFormatError, OrderSyntaxError
+from ..errors import CaseFormatError, OrderSyntaxError, PositionError
 from ..multiverse.state import Multiverse, on_board
 from ..values.notation import parse_given
 from ..values.orders import Given, Hold, Place, Waive, apply_board_defaults
-from ..values.position import SPRING_1901, Phase, PhaseKind, Position, Season, Unit
+from ..values.position import (
+    SPRING_1901,
+    Phase,
+    PhaseKind,
+    Position,
+    Season,
+    Unit,
+    standing_problem,
+)
 
 MAX_CASE_FILE_BYTES = 4_000_000
 VARIANTS = ("standard", "multiverse")
@@ -138,7 +146,7 @@ class _Draft:
     meta: dict[str, str] = field(default_factory=dict)
     units: dict[str, tuple[Unit, int]] = field(default_factory=dict)
     setup: set[str] = field(default_factory=set)  # provinces placed by set-up lines
-    centres: dict[str, str] = field(default_factory=dict)
+    centres: dict[str, tuple[str, int]] = field(default_factory=dict)  # owner and line
     blocks: list[tuple[PhaseKind, list[CaseOrder | Automatic]]] = field(default_factory=list)
     power: str | None = None
     season: tuple[int, int] | None = None  # multiverse header 'Germany 2:0': (timeline, turn)
@@ -165,7 +173,7 @@ def normalise_label(text: str) -> str:
 _META = re.compile(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$")
 _OWNS = re.compile(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$")
 _HEADER = re.compile(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$")
-_AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\s+(.*)$")
+_AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
 
 
 class _Reader:
@@ -230,17 +238,17 @@ class _Reader:
             if isinstance(owned, Unit):
                 self.place_unit(draft, number, owned, setup=True)
             else:
-                draft.centres[owned[0]] = owned[1]
+                self.own_centre(draft, number, line, *owned)
             return None
         if self.header_line(draft, number, line, stripped):
             return None
         if draft.power is None:
             raise self.fail(number, "expected a power header such as 'England:' before orders")
-        if not draft.blocks:
-            draft.blocks.append((self.first_kind(draft), []))
+        # header_line opened the first block when it set the power
         automatic = _AUTOMATIC.match(stripped)
         if automatic:
-            return self.automatic_line(draft, number, line, automatic.group(1))
+            column = len(line) - len(line.lstrip()) + automatic.start(1) + 1
+            return self.automatic_line(draft, number, line, automatic.group(1), column)
         return self.order_line(draft, number, line)
 
     def meta_line(self, draft: _Draft, number: int, line: str, meta: re.Match[str]) -> None:
@@ -271,32 +279,31 @@ class _Reader:
         draft.season = None
         if header.group(2) is not None:
             draft.season = (int(header.group(3)), int(header.group(2)))
-        if not draft.blocks:
+        if not draft.blocks:  # the orders below start the first phase
             draft.blocks.append((self.first_kind(draft), []))
         return True
 
-    def automatic_line(self, draft: _Draft, number: int, line: str, rest: str) -> None:
-        """'Automatic disband A Munich [1971: F Kiel]': the units civil disorder removes."""
+    def automatic_line(self, draft: _Draft, number: int, line: str, rest: str, column: int) -> None:
+        """'Automatic disband A Munich [1971: F Kiel]': the units civil disorder removes
+        (`rest` follows 'disband', at `column`), each a plain unit such as 'A Munich'."""
         kind, orders = draft.blocks[-1]
         if kind is not PhaseKind.ADJUSTMENT:
             raise self.fail(number, "'Automatic disband' belongs to an adjustment phase")
         text, variants = self.editions(number, line, rest)
+        expected = "expected a unit such as 'A Munich' after 'Automatic disband'"
 
         def province(unit_text: str) -> str:
+            unit_text = unit_text.strip()
+            if not unit_text:
+                raise self.fail(number, f"{expected}, found nothing", column)
+            at = column + max(rest.find(unit_text), 0)
             try:
-                order = parse_given(unit_text, self.board).order
+                given = parse_given(unit_text, self.board)
             except OrderSyntaxError as err:
-                raise self.fail(
-                    number,
-                    f"expected a unit after 'Automatic disband': {err}",
-                    _column_after(line, "disband"),
-                ) from err
-            if isinstance(order, Waive):
-                raise self.fail(
-                    number,
-                    "expected a unit after 'Automatic disband'",
-                    _column_after(line, "disband"),
-                )
+                raise self.fail(number, f"{expected}: {err.message}", at + err.column - 1) from err
+            order = given.order
+            if not isinstance(order, Hold) or order.unit.type is None or given.power is not None:
+                raise self.fail(number, f"{expected}, found {unit_text!r}", at)
             return order.unit.place.province
 
         per_edition = {
@@ -327,7 +334,7 @@ class _Reader:
         orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
         first_step = not draft.multiverse or len(draft.blocks) == 1
         if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
-            self.imply_unit(draft, number, given)
+            self.imply_unit(draft, number, line, given)
 
     def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:
         """Split '[1971 1982: fails]' groups off an expectation: (the rest, edition -> text)."""
@@ -425,13 +432,15 @@ class _Reader:
                     )
                 return province, power
             order = parse_given(what, self.board).order
-        except (OrderSyntaxError, UnknownNameError, AmbiguousNameError) as err:
+        except OrderSyntaxError as err:  # placed in the line, not in the unit's text
+            raise self.fail(number, f"{expected}: {err.message}", column + err.column - 1) from err
+        except (UnknownNameError, AmbiguousNameError) as err:
             raise self.fail(number, f"{expected}: {err}", column) from err
         if not isinstance(order, Hold) or order.unit.type is None:
             raise self.fail(number, expected, column)
         unit_type = order.unit.type
         place = order.unit.place
-        location = self.settle(number, place, unit_type)
+        location = self.settle(number, place, unit_type, column)
         if coordinates:
             if place.timeline is None or place.turn is None:
                 raise self.fail(
@@ -442,7 +451,9 @@ class _Reader:
             raise self.fail(number, "units are set up on the first board, a@0", column)
         return Unit(location, unit_type, power)
 
-    def settle(self, number: int, place: Place, unit_type: UnitType) -> Location:
+    def settle(self, number: int, place: Place, unit_type: UnitType, column: int = 1) -> Location:
+        """Where a unit of that type stands: a coast of the province for a fleet on one of
+        several (a coast written for an army, or for a province of one coast, is dropped)."""
         province = self.board.province(place.province)
         coast = place.coast
         if unit_type.value == "A" or not province.coasts:
@@ -451,10 +462,14 @@ class _Reader:
             raise self.fail(
                 number,
                 f"expected a coast of {province.name} ({', '.join(province.coasts)}) for the fleet",
+                column,
             )
+        problem = standing_problem(province, unit_type, coast)
+        if problem is not None:  # an army at sea, a fleet inland
+            raise self.fail(number, problem, column)
         return Location(place.province, coast)
 
-    def imply_unit(self, draft: _Draft, number: int, given: Given) -> None:
+    def imply_unit(self, draft: _Draft, number: int, line: str, given: Given) -> None:
         """An ordered unit stands where its order says, unless a set-up line placed it."""
         assert not isinstance(given.order, Waive)  # order_line passes no waived build
         assert given.power is not None  # order_line gives every order its header's power
@@ -467,9 +482,9 @@ class _Reader:
             raise self.fail(
                 number, "expected a unit type (A or F): the case places the unit from its order"
             )
-        self.place_unit(
-            draft, number, Unit(self.settle(number, ref.place, ref.type), ref.type, given.power)
-        )
+        column = len(line) - len(line.lstrip()) + 1
+        location = self.settle(number, ref.place, ref.type, column)
+        self.place_unit(draft, number, Unit(location, ref.type, given.power))
 
     def place_unit(self, draft: _Draft, number: int, unit: Unit, setup: bool = False) -> None:
         if unit.province in draft.units:
@@ -480,15 +495,25 @@ class _Reader:
         if setup:
             draft.setup.add(unit.province)
 
+    def own_centre(self, draft: _Draft, number: int, line: str, centre: str, power: str) -> None:
+        if centre in draft.centres:
+            name, earlier = self.board.province(centre).name, draft.centres[centre][1]
+            message = f"{name} is owned twice (also on line {earlier})"
+            raise self.fail(number, message, _column_after(line, "owns"))
+        draft.centres[centre] = (power, number)
+
     def finish(self, draft: _Draft) -> Case:
         phase = self.phase(draft)
         if phase.season is Season.WINTER and phase.kind is not PhaseKind.ADJUSTMENT:
             raise self.fail(draft.line, "a winter phase is an adjustment phase")
-        centres = draft.centres
+        centres = {c: p for c, (p, _) in draft.centres.items()}
         if draft.multiverse and not centres:  # a multiverse starts as a game does
             centres = {c: p for p in self.board.powers for c in self.board.home_centres(p)}
         units = tuple(u for u, _ in draft.units.values())
-        position = Position(phase, units, tuple(centres.items()), board=self.board)
+        try:  # the lines were checked one by one: this is only a safety net
+            position = Position(phase, units, tuple(centres.items()), board=self.board)
+        except PositionError as err:
+            raise self.fail(draft.line, f"the position cannot be: {err}") from err
         blocks = tuple(
             Block(
                 kind,

@@ -3,52 +3,90 @@ changes (see docs/rules.md)."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import CaseFormatError, DipsatError
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value
 
 
-def rule_book(name: str) -> RuleBook:
-    """A named rule book, or one read from a TOML file; unknown names list the known ones."""
-    if name in RULE_BOOKS:
-        return RULE_BOOKS[name]
-    path = Path(name)
-    if path.suffix == ".toml" or path.exists():
+def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
+    """A rule book itself, or the edition or preset of that name, or (with `files`) one
+    read from a TOML file of that name.
+
+    Raises:
+        DipsatError: no rule book has that name (the message lists those that do), or
+            `rules` is neither a name nor a rule book.
+        CaseFormatError: the TOML file cannot be read or is not a rule book.
+    """
+    if isinstance(rules, RuleBook):
+        return rules
+    also = ", or a .toml file" if files else ""
+    if not isinstance(rules, str):
+        raise DipsatError(
+            f"expected a rule book or its name ({', '.join(RULE_BOOKS)}{also}), found {rules!r}"
+        )
+    if rules in RULE_BOOKS:
+        return RULE_BOOKS[rules]
+    path = Path(rules)
+    if files and (path.suffix == ".toml" or path.exists()):
         return load_rule_book(path)
-    raise DipsatError(
-        f"unknown rule book {name!r}; known: {', '.join(RULE_BOOKS)}, or a .toml file"
-    )
+    raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}{also}")
+
+
+_TOML_PLACE = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
 
 
 def load_rule_book(path: Path) -> RuleBook:
-    """A custom rule book: `base = EDITION` and a `[policies]` table of changes."""
+    """A custom rule book: `base = EDITION` (2025 if not given), `name = "..."` (the file's
+    name if not given) and a `[policies]` table of changes.
+
+    Raises:
+        CaseFormatError: naming the file (and the line of a TOML syntax error): it cannot
+            be read, is not UTF-8 or not TOML, or a key or a value is not one it takes.
+    """
     where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise CaseFormatError(f"cannot read: {err.strerror}", where, 0) from err
+        raise CaseFormatError(f"cannot read: {err.strerror}", where) from err
+    except UnicodeDecodeError as err:
+        raise CaseFormatError(f"expected UTF-8 text: {err.reason}", where) from err
     except tomllib.TOMLDecodeError as err:
-        raise CaseFormatError(f"not valid TOML: {err}", where, 0) from err
+        place = _TOML_PLACE.match(str(err))
+        if place is None:
+            raise CaseFormatError(f"not valid TOML: {err}", where) from err
+        message, line, column = place.group(1), int(place.group(2)), int(place.group(3))
+        raise CaseFormatError(f"not valid TOML: {message}", where, line, column) from err
     unknown = set(data) - {"base", "name", "policies"}
     if unknown:
         raise CaseFormatError(
             f"unknown key {sorted(unknown)[0]!r}; expected base, name and [policies]", where
         )
     base_name = data.get("base", "2025")
-    if base_name not in RULE_BOOKS:
+    if not isinstance(base_name, str) or base_name not in RULE_BOOKS:
         raise CaseFormatError(
             f"base {base_name!r} is no edition; known: {', '.join(RULE_BOOKS)}", where
         )
-    book = replace(RULE_BOOKS[base_name], name=str(data.get("name", path.stem)))
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise CaseFormatError(f"name: expected the rule book's name as text, found {name!r}", where)
+    policies: Any = data.get("policies", {})
+    if not isinstance(policies, dict):
+        raise CaseFormatError(
+            f"policies: expected a [policies] table of changes, found {policies!r}", where
+        )
     changes = {}
-    for key, value in data.get("policies", {}).items():
+    for key, value in policies.items():
         policy = POLICIES.get(key.replace("-", "_"))
         if policy is None:
             raise CaseFormatError(
                 f"unknown policy {key!r}; known: {', '.join(sorted(POLICIES))}", where
             )
+        if policy.name in changes:
+            raise CaseFormatError(f"policy {policy.name} is set twice", where)
         changes[policy.name] = policy_value(policy.name, value, where)
-    return replace(book, **changes)
+    return replace(RULE_BOOKS[base_name], name=name, **changes)

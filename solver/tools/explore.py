@@ -138,7 +138,8 @@ def explore(
         if set(core) <= settled.recorded.keys():
             continue
         upstream = nx.descendants(graph, core[0]) - set(core)
-        fixed = {d: v for d, v in settled.values.items() if d in _cores_values(upstream, graph)}
+        cyclic = _cores_values(upstream, graph)
+        fixed = {d: v for d, v in settled.values.items() if d in cyclic}
         fixed.update(settled.recorded)
         scope = (set(core) | upstream) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), MAX_RESOLUTIONS, config)
@@ -206,9 +207,8 @@ def _choice(
     return EditionChoice(index, mine.rule, _WHY[mine.rule])
 
 
-def report_json(
-    reports: list[CoreReport], labels: Mapping[Decision, str] | None = None
-) -> dict[str, Any]:
+def report_json(reports: list[CoreReport]) -> dict[str, Any]:
+    """The cores as `dipsat explore --json` prints them."""
     return {
         "cores": [
             {

@@ -17,10 +17,9 @@ from ..formats.cases import Case, read_cases
 from ..formats.rulebooks import rule_book
 from ..formats.savegame import STANDARD_START
 from ..render.board import Scene, board_svg, focus_box
-from ..tools.scenes import case_scenes, edition_scenes, resolution_scene
 from ..values.rules import EDITIONS
 from .explore import explore
-from .scenes import case_svg
+from .scenes import case_scenes, case_svg, edition_scenes, resolution_scene
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 

@@ -33,7 +33,7 @@ from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
 from ..values.rules import EDITIONS, RuleBook
 from .conformance import CaseResult, Failure, Report
-from .explore import MAX_RESOLUTIONS, CoreReport
+from .explore import CoreReport
 from .scenes import edition_scenes, phase_scene, play_case, resolution_scene, step_heading
 
 PAGE_STYLE = """
@@ -491,7 +491,7 @@ def _core_article(
     label = dict(zip(report.decisions, report.labels, strict=True))
     parts = [
         f'<article class="core" data-core="{number}">',
-        f"<h3>core {number}: {esc(report.kind)}, {_count(report)} consistent resolution(s)</h3>",
+        f"<h3>core {number}: {esc(report.heading)}</h3>",
         "<p>Orders:</p><ul>" + "".join(f"<li><code>{esc(o)}</code></li>" for o in report.orders),
         "</ul>",
     ]
@@ -528,10 +528,6 @@ def _core_article(
         )
     parts.append("</article>")
     return "\n".join(parts)
-
-
-def _count(report: CoreReport) -> str:
-    return f"at least {MAX_RESOLUTIONS}" if report.capped else str(report.solutions)
 
 
 def _outcome_list(scene: drawing.Scene) -> str:

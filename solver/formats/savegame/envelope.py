@@ -21,13 +21,7 @@ from topology import standard
 from ...errors import CaseFormatError, DipsatError, SaveFileError
 from ...values.orders import Given
 from ...values.position import Phase, Position
-from ...values.rules import (
-    RULE_BOOKS,
-    RuleBook,
-    from_policy_table,
-    is_edition,
-    policy_table,
-)
+from ...values.rules import RuleBook, from_policy_table, is_edition, policy_table
 from ..mila import position_json, read_position
 from ..rulebooks import rule_book
 
@@ -110,11 +104,6 @@ def _mode(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
-
-
-def book_of(rules: str | RuleBook) -> RuleBook:
-    """A rule book given as a value, an edition's name or a TOML file."""
-    return rules if isinstance(rules, RuleBook) else rule_book(rules)
 
 
 def rules_json(book: RuleBook) -> str | dict[str, Any]:
@@ -241,10 +230,11 @@ class _Reader:
                 return from_policy_table(name, table, self.path)
             except CaseFormatError as error:
                 raise self.fail("rules.policies", error.message) from error
-        rules = self.field(data, "rules", str, "")
-        if rules not in RULE_BOOKS:
-            raise self.fail("rules", f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
-        return RULE_BOOKS[rules]
+        name = self.field(data, "rules", str, "")
+        try:  # by name only: a saved game reads back without the file its rules came from
+            return rule_book(name, files=False)
+        except DipsatError as error:
+            raise self.fail("rules", str(error)) from error
 
     def envelope(self, data: Any) -> None:
         """The format and version every saved document starts with."""

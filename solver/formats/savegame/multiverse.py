@@ -46,6 +46,7 @@ from ...values.outcomes import (
     Result,
 )
 from ...values.rules import RuleBook
+from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
     VERSION,
@@ -54,7 +55,6 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
-    book_of,
     position_lines,
     rules_json,
 )
@@ -114,7 +114,7 @@ def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
     book as for `new_game`)."""
     from ...multiverse.state import Multiverse
 
-    return SavedMultiverse(book_of(rules), Multiverse.start(STANDARD_START))
+    return SavedMultiverse(rule_book(rules), Multiverse.start(STANDARD_START))
 
 
 def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:
@@ -281,35 +281,30 @@ class _MultiverseReader(_Reader):
         self.only(data, ("kind", *_REASON_FIELDS[kind]), where)
 
         def text(name: str) -> str:
-            if name not in data:
-                raise self.fail(where, f"missing {name!r}")
-            value = data[name]
-            if not isinstance(value, str):
-                raise self.fail(f"{where}.{name}", "expected a string")
-            return value
+            return self.field(data, name, str, where)
 
         def texts(name: str) -> tuple[str, ...]:
-            value = data.get(name)
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            value = self.field(data, name, list, where)
+            if not all(isinstance(v, str) for v in value):
                 raise self.fail(f"{where}.{name}", "expected a list of strings")
             return tuple(value)
 
-        try:
-            match kind:
-                case "illegal":
-                    return Illegal.read(text("why"))
-                case "invalid":
-                    return Invalid.read(text("why"))
-                case "bounced":
-                    return Bounced(texts("by"))
-                case "no path":
-                    return NoPath()
-                case "cut":
-                    return CutBy(texts("by"))
-                case "dislodged":
-                    return DislodgedBy(text("by"))
-        except ValueError as err:
-            raise self.fail(f"{where}.why", f"expected a reason dipsat gives: {err}") from err
+        match kind:
+            case "illegal" | "invalid":
+                why = text("why")
+                try:
+                    return (Illegal if kind == "illegal" else Invalid).read(why)
+                except ValueError as err:  # no sentence of dipsat's reads so
+                    message = f"expected a reason dipsat gives: {err}"
+                    raise self.fail(f"{where}.why", message) from err
+            case "bounced":
+                return Bounced(texts("by"))
+            case "no path":
+                return NoPath()
+            case "cut":
+                return CutBy(texts("by"))
+            case "dislodged":
+                return DislodgedBy(text("by"))
         rule = text("rule")
         if rule not in set(BackupRule):
             known = ", ".join(BackupRule)

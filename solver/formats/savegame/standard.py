@@ -33,8 +33,10 @@ from ...values.orders import (
     SupportMove,
     Waive,
 )
+from ...values.outcomes import Result
 from ...values.position import SPRING_1901, Phase, PhaseKind, Position, Unit
 from ...values.rules import RuleBook
+from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
     VERSION,
@@ -43,7 +45,6 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
-    book_of,
     position_lines,
     rules_json,
 )
@@ -122,7 +123,7 @@ STANDARD_START = _start()
 def new_game(rules: str | RuleBook = "2025") -> SavedGame:
     """A game at the standard opening position, Spring 1901, under a rule book: a value, an
     edition's name or a TOML file (kept in the save by value, see `rules_json`)."""
-    return SavedGame(book_of(rules), STANDARD_START)
+    return SavedGame(rule_book(rules), STANDARD_START)
 
 
 def adjudicate_game(game: SavedGame) -> SavedGame:
@@ -212,6 +213,14 @@ def _game_json(game: SavedGame) -> dict[str, Any]:
     return data
 
 
+_FATES = ("dislodged", "destroyed")
+_LABELS = frozenset(
+    [*Result, *_FATES, *(f"{r}, {f}" for r in Result if r is not Result.STANDS for f in _FATES)]
+)
+"""The outcome labels `Outcome.label` writes: a result, with the unit's fate if it has one
+(a unit that stands shows only its fate)."""
+
+
 class _GameReader(_Reader):
     def orders(self, data: dict[str, Any], where: str, phase: Phase) -> tuple[Given, ...]:
         items = self.field(data, "orders", list, where)
@@ -233,16 +242,18 @@ class _GameReader(_Reader):
             if not isinstance(item, dict):
                 raise self.fail(here, "expected an object")
             self.only(item, ("order", "result", "reason"), here)
+            order = self.field(item, "order", str, here)
+            result = self.field(item, "result", str, here)
+            if result not in _LABELS:
+                raise self.fail(
+                    f"{here}.result",
+                    f"expected an outcome as dipsat writes it ({', '.join(Result)}, or "
+                    f"'RESULT, dislodged', 'dislodged', 'destroyed'), found {result!r}",
+                )
             reason = item.get("reason")
             if reason is not None and not isinstance(reason, str):
                 raise self.fail(f"{here}.reason", "expected a string or null")
-            found.append(
-                Recorded(
-                    self.field(item, "order", str, here),
-                    self.field(item, "result", str, here),
-                    reason,
-                )
-            )
+            found.append(Recorded(order, result, reason))
         return tuple(found)
 
     def game(self, data: Any) -> SavedGame:
