@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from topology import Location, UnitType, standard
-
 from ...errors import DipsatError
 from ...values.notation import parse_given
 from ...values.orders import (
@@ -34,7 +32,7 @@ from ...values.orders import (
     Waive,
 )
 from ...values.outcomes import Result
-from ...values.position import SPRING_1901, Phase, PhaseKind, Position, Unit
+from ...values.position import Phase, PhaseKind, Position
 from ...values.rules import RuleBook
 from ..rulebooks import rule_book
 from .envelope import (
@@ -103,21 +101,7 @@ class SavedGame:
         return _game_json(self)
 
 
-def _start() -> Position:
-    board = standard()
-    fleets = {"tri", "lon", "edi", "bre", "kie", "nap", "sev", "ank"}
-    units = [
-        Unit(Location(code), UnitType.FLEET if code in fleets else UnitType.ARMY, power)
-        for power in board.powers
-        for code in board.home_centres(power)
-        if code != "stp"
-    ]
-    units.append(Unit(Location("stp", "sc"), UnitType.FLEET, "Russia"))
-    centres = [(code, power) for power in board.powers for code in board.home_centres(power)]
-    return Position(SPRING_1901, tuple(units), tuple(centres), board=board)
-
-
-STANDARD_START = _start()
+STANDARD_START = Position.opening()  # every game starts here (a multiverse on its first board)
 
 
 def new_game(rules: str | RuleBook = "2025") -> SavedGame:
