@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from topology import MapDataError, load_layout, standard, standard_layout
-from topology.layout import STANDARD_LAYOUT_PATH
 
 
 def test_every_place_has_a_point_on_the_page():
@@ -35,7 +34,7 @@ def test_no_two_provinces_are_drawn_on_top_of_each_other():
 )
 def test_a_bad_layout_names_file_and_fault(tmp_path, edit, message):
     path = tmp_path / "layout.toml"
-    path.write_text(edit(STANDARD_LAYOUT_PATH.read_text(encoding="utf-8")), encoding="utf-8")
+    path.write_text(edit(standard().drawing.read_text(encoding="utf-8")), encoding="utf-8")
     with pytest.raises(MapDataError) as error:
         load_layout(path, standard())
     assert str(error.value).startswith(str(path))

@@ -11,7 +11,7 @@ from .board import Board
 from .layout import Layout, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
-from .places import COASTS, Kind, Location, Power, Province, UnitType
+from .places import COASTS, BuildSites, Kind, Location, Power, Province, UnitType
 from .view import BoardView
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "AmbiguousNameError",
     "Board",
     "BoardView",
+    "BuildSites",
     "Kind",
     "Layout",
     "Location",

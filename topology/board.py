@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import networkx as nx
 
 from .names import AmbiguousNameError, UnknownNameError, normalize, prefix_matches
-from .places import Kind, Location, Power, Province, UnitType
+from .places import BuildSites, Kind, Location, Power, Province, UnitType
 
 
 class Board:
@@ -27,17 +28,25 @@ class Board:
         "_power_index",
         "_powers",
         "_province_graph",
+        "builds",
         "centres",
+        "drawing",
         "name",
         "name_index",
         "powers",
         "provinces",
+        "start_year",
+        "victory",
     )
 
     name: str
     powers: tuple[str, ...]
     provinces: Mapping[str, Province]
     centres: frozenset[str]
+    victory: int
+    builds: BuildSites
+    start_year: int
+    drawing: Path | None
     name_index: Mapping[tuple[str, ...], frozenset[str]]
     _powers: Mapping[str, Power]
     _power_index: Mapping[tuple[str, ...], str]
@@ -54,8 +63,18 @@ class Board:
         powers: Iterable[Power],
         army_edges: Iterable[tuple[str, str]],
         fleet_edges: Iterable[tuple[Location, Location]],
+        *,
+        victory: int | None = None,
+        builds: BuildSites = BuildSites.HOME,
+        start_year: int = 1901,
+        drawing: Path | None = None,
     ) -> None:
-        """Build from checked data; use :func:`topology.load_board` rather than this."""
+        """Build from checked data; use :func:`topology.load_board` rather than this.
+
+        ``victory`` is the number of centres that wins (by default more than half of
+        them), ``builds`` where a power may build, ``start_year`` the year of the opening
+        and ``drawing`` the layout file that places the board's provinces in a picture.
+        """
         by_code = {p.code: p for p in sorted(provinces, key=lambda p: p.code)}
         by_power = {p.name: p for p in sorted(powers, key=lambda p: p.name)}
         army_edges = list(army_edges)
@@ -95,7 +114,12 @@ class Board:
         _set(self, "name", name)
         _set(self, "powers", tuple(by_power))
         _set(self, "provinces", MappingProxyType(by_code))
-        _set(self, "centres", frozenset(c for c, p in by_code.items() if p.is_centre))
+        centres = frozenset(c for c, p in by_code.items() if p.is_centre)
+        _set(self, "centres", centres)
+        _set(self, "victory", len(centres) // 2 + 1 if victory is None else victory)
+        _set(self, "builds", builds)
+        _set(self, "start_year", start_year)
+        _set(self, "drawing", drawing)
         _set(
             self,
             "name_index",

@@ -12,8 +12,6 @@ from types import MappingProxyType
 from .board import Board
 from .loader import MapDataError, read_toml, standard
 
-STANDARD_LAYOUT_PATH = Path(__file__).parent / "data" / "standard-layout.toml"
-
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -77,4 +75,6 @@ def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
 @functools.cache
 def standard_layout() -> Layout:
     """The schematic of the standard board (loaded once, then shared)."""
-    return load_layout(STANDARD_LAYOUT_PATH, standard())
+    board = standard()
+    assert board.drawing is not None  # standard.toml names its drawing
+    return load_layout(board.drawing, board)

@@ -1,4 +1,8 @@
-"""Reading and checking map files (TOML) into :class:`~topology.board.Board`."""
+"""Reading and checking map files (TOML) into :class:`~topology.board.Board`.
+
+Every fault is reported as ``FILE:LINE: where: what was expected`` (the line of the key or
+table at fault; TOML itself gives no positions, so :class:`_Lines` finds them in the text).
+The format is described in ``docs/variants.md``."""
 
 from __future__ import annotations
 
@@ -11,15 +15,17 @@ from typing import Any
 
 from .board import Board
 from .names import normalize
-from .places import COASTS, Kind, Location, Power, Province, UnitType
+from .places import COASTS, BuildSites, Kind, Location, Power, Province, UnitType
 
 STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 """The standard map shipped with the package."""
 
 _CODE = re.compile(r"[a-z][a-z0-9]*")
-_TOP_KEYS = {"name", "powers", "province"}
-_POWER_KEYS = {"adjective", "aliases", "home"}
-_POWER_OPTIONAL = {"start"}
+_TOP_KEYS = {"name", "powers", "province", "victory", "builds", "start_year", "drawing"}
+_POWER_KEYS = {"adjective", "home"}
+_POWER_OPTIONAL = {"aliases", "start"}
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r'^\s*([A-Za-z0-9_-]+|"[^"]*")\s*=')
 _PROVINCE_KEYS = {"code", "name", "kind", "centre", "army", "fleet", "coasts", "aliases"}
 
 
@@ -35,17 +41,68 @@ def load_board(path: str | os.PathLike[str]) -> Board:
             inconsistent (the message names the file and the province).
     """
     path = Path(path)
-    return _Builder(path, read_toml(path, "map file")).build()
+    return board_from_text(read_text(path, "map file"), path)
+
+
+def board_from_text(text: str, origin: str | os.PathLike[str]) -> Board:
+    """The board a map file's text describes; ``origin`` names it in errors (and the folder
+    of a ``drawing`` file it names).
+
+    Raises:
+        MapDataError: the text is not valid TOML or breaks a rule of the format.
+    """
+    path = Path(origin)
+    return _Builder(path, parse_toml(text, path), _Lines(text)).build()
+
+
+def read_text(path: Path, what: str) -> str:
+    """A file's text, or a MapDataError naming the file and what went wrong."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapDataError(f"{path}: cannot read {what}: {exc}") from exc
+
+
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """TOML text's data, or a MapDataError naming the file and the line at fault."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:
     """A TOML file's data, or a MapDataError naming the file and what went wrong."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise MapDataError(f"{path}: cannot read {what}: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
+    return parse_toml(read_text(path, what), path)
+
+
+class _Lines:
+    """The line of each table and key of a map file's text: ``[[province]]`` tables by
+    number, ``[powers.X]`` tables by power, the top level as ``()``."""
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[tuple[str, ...], dict[str, int]] = {(): {}}
+        provinces = 0
+        here: tuple[str, ...] = ()
+        for number, line in enumerate(text.splitlines(), start=1):
+            header = _HEADER.match(line)
+            if header:
+                name = header.group(2).replace('"', "").strip()
+                if header.group(1) == "[[" and name == "province":
+                    provinces += 1
+                    here = ("province", str(provinces))
+                else:
+                    here = tuple(part.strip() for part in name.split("."))
+                self.tables.setdefault(here, {"": number})
+                continue
+            key = _KEY.match(line)
+            if key:
+                self.tables.setdefault(here, {}).setdefault(key.group(1).strip('"'), number)
+
+    def line(self, table: tuple[str, ...], key: str = "") -> int:
+        """The line of ``key`` in ``table`` (or of the table itself); 0 if unknown."""
+        found = self.tables.get(table, {})
+        return found.get(key) or found.get("") or 0
 
 
 @functools.cache
@@ -57,23 +114,39 @@ def standard() -> Board:
 class _Builder:
     """Checks the raw TOML data of one file and turns it into a Board."""
 
-    def __init__(self, path: Path, raw: dict[str, Any]) -> None:
+    def __init__(self, path: Path, raw: dict[str, Any], lines: _Lines) -> None:
         self.path = path
         self.raw = raw
+        self.lines = lines
+        self.numbers: dict[str, int] = {}  # province code -> its [[province]] number
 
-    def fail(self, where: str, message: str) -> MapDataError:
-        return MapDataError(f"{self.path}: {where}: {message}")
+    def fail(self, where: str, message: str, key: str = "") -> MapDataError:
+        """The error for a fault at ``where`` ("top level", "province 'x'", "power 'X'"),
+        located at the line of ``key`` in that table."""
+        if where.startswith("province #"):
+            table: tuple[str, ...] = ("province", where.removeprefix("province #"))
+        elif where.startswith("province "):
+            code = where.removeprefix("province ").strip("'")
+            table = ("province", str(self.numbers.get(code, 0)))
+        elif where.startswith("power "):
+            table = ("powers", where.removeprefix("power ").strip("'"))
+        else:
+            table = ()
+        line = self.lines.line(table, key)
+        at = f"{self.path}:{line}" if line else f"{self.path}"
+        return MapDataError(f"{at}: {where}: {message}")
 
     def build(self) -> Board:
         raw = self.raw
         extra = set(raw) - _TOP_KEYS
         if extra:
+            key = sorted(extra)[0]
             raise self.fail(
-                "top level", f"unknown keys {sorted(extra)}; expected {sorted(_TOP_KEYS)}"
+                "top level", f"unknown keys {sorted(extra)}; expected {sorted(_TOP_KEYS)}", key
             )
         name = raw.get("name")
         if not isinstance(name, str) or not name:
-            raise self.fail("top level", "`name` must be a non-empty string")
+            raise self.fail("top level", "`name` must be a non-empty string", "name")
         entries = raw.get("province")
         if not isinstance(entries, list) or not entries:
             raise self.fail("top level", "expected a [[province]] array of tables")
@@ -96,7 +169,55 @@ class _Builder:
             )
             for code, t in tables.items()
         ]
-        return Board(name, provinces, powers, army_edges, fleet_edges)
+        centres = sum(1 for t in tables.values() if t.get("centre", False))
+        return Board(
+            name,
+            provinces,
+            powers,
+            army_edges,
+            fleet_edges,
+            victory=self.number("victory", 1, centres, None),
+            builds=self.builds(),
+            start_year=self.number("start_year", 1, None, 1901) or 1901,
+            drawing=self.drawing(),
+        )
+
+    def number(self, key: str, low: int, high: int | None, default: int | None) -> int | None:
+        """A whole number of the top level between ``low`` and ``high``, or the default."""
+        value = self.raw.get(key, default)
+        if value is default:
+            return value
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or value < low
+            or (high is not None and value > high)
+        ):
+            bound = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise self.fail("top level", f"`{key}` must be a whole number {bound}", key)
+        return value
+
+    def builds(self) -> BuildSites:
+        value = self.raw.get("builds", BuildSites.HOME.value)
+        try:
+            return BuildSites(value)
+        except ValueError:
+            kinds = [b.value for b in BuildSites]
+            raise self.fail(
+                "top level", f"`builds` must be one of {kinds}, got {value!r}", "builds"
+            ) from None
+
+    def drawing(self) -> Path | None:
+        """The layout file named by ``drawing``, relative to the map file."""
+        value = self.raw.get("drawing")
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail("top level", "`drawing` must name a layout file", "drawing")
+        found = self.path.parent / value
+        if not found.is_file():
+            raise self.fail("top level", f"`drawing` file {str(found)!r} does not exist", "drawing")
+        return found
 
     # -- provinces -------------------------------------------------------------
 
@@ -108,31 +229,34 @@ class _Builder:
                 raise self.fail(where, "expected a table")
             code = entry.get("code")
             if not isinstance(code, str) or not _CODE.fullmatch(code):
-                raise self.fail(where, f"`code` must be a lower-case code, got {code!r}")
-            where = f"province {code!r}"
+                raise self.fail(where, f"`code` must be a lower-case code, got {code!r}", "code")
             if code in tables:
-                raise self.fail(where, "listed twice")
+                raise self.fail(
+                    where, f"province {code!r} listed twice (also #{self.numbers[code]})", "code"
+                )
+            self.numbers[code] = number
+            where = f"province {code!r}"
             extra = set(entry) - _PROVINCE_KEYS
             if extra:
-                raise self.fail(where, f"unknown keys {sorted(extra)}")
+                raise self.fail(where, f"unknown keys {sorted(extra)}", sorted(extra)[0])
             self.check_province(where, entry)
             tables[code] = entry
         return tables
 
     def check_province(self, where: str, t: dict[str, Any]) -> None:
         if not isinstance(t.get("name"), str) or not normalize(t["name"]):
-            raise self.fail(where, "`name` must be a non-empty string")
+            raise self.fail(where, "`name` must be a non-empty string", "name")
         kinds = [k.value for k in Kind]
         if t.get("kind") not in kinds:
-            raise self.fail(where, f"`kind` must be one of {kinds}, got {t.get('kind')!r}")
+            raise self.fail(where, f"`kind` must be one of {kinds}, got {t.get('kind')!r}", "kind")
         kind = Kind(t["kind"])
         if not isinstance(t.get("centre", False), bool):
-            raise self.fail(where, "`centre` must be true or false")
+            raise self.fail(where, "`centre` must be true or false", "centre")
         aliases = t.get("aliases", [])
         if not isinstance(aliases, list) or not all(
             isinstance(a, str) and normalize(a) for a in aliases
         ):
-            raise self.fail(where, "`aliases` must be a list of non-empty strings")
+            raise self.fail(where, "`aliases` must be a list of non-empty strings", "aliases")
 
         has = {key: key in t for key in ("army", "fleet", "coasts")}
         wanted = {
@@ -144,27 +268,39 @@ class _Builder:
         for key, present in has.items():
             if present != wanted[key]:
                 verb = "needs" if wanted[key] else "must not have"
-                raise self.fail(where, f"a {kind.value} province {verb} `{key}`")
+                raise self.fail(where, f"a {kind.value} province {verb} `{key}`", key or "kind")
         if kind is Kind.SEA and t.get("centre", False):
-            raise self.fail(where, "a sea cannot be a supply centre")
+            raise self.fail(where, "a sea cannot be a supply centre", "centre")
 
         for key in ("army", "fleet"):
             if key in t:
-                self.check_list(where, f"`{key}`", t[key])
+                self.check_list(where, key, f"`{key}`", t[key])
+        if kind is Kind.COAST and t.get("fleet") == []:
+            raise self.fail(
+                where, 'a coast province with no fleet neighbour: its kind is "land"', "fleet"
+            )
         if "coasts" in t:
             coasts = t["coasts"]
             if not isinstance(coasts, dict) or len(coasts) < 2:
-                raise self.fail(where, "`coasts` must be a table of at least two coasts")
+                raise self.fail(where, "`coasts` must be a table of at least two coasts", "coasts")
             for coast, lst in coasts.items():
                 if coast not in COASTS:
-                    raise self.fail(where, f"unknown coast {coast!r}; expected one of {COASTS}")
-                self.check_list(where, f"coast {coast!r}", lst)
+                    raise self.fail(
+                        where, f"unknown coast {coast!r}; expected one of {COASTS}", "coasts"
+                    )
+                self.check_list(where, "coasts", f"coast {coast!r}", lst)
+                if not lst:
+                    raise self.fail(
+                        where,
+                        f"coast {coast!r} has no fleet neighbour: no fleet could use it",
+                        "coasts",
+                    )
 
-    def check_list(self, where: str, what: str, lst: Any) -> None:
+    def check_list(self, where: str, key: str, what: str, lst: Any) -> None:
         if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
-            raise self.fail(where, f"{what} must be a list of codes")
+            raise self.fail(where, f"{what} must be a list of codes", key)
         if len(set(lst)) != len(lst):
-            raise self.fail(where, f"{what} lists a neighbour twice")
+            raise self.fail(where, f"{what} lists a neighbour twice", key)
 
     # -- borders ---------------------------------------------------------------
 
@@ -174,17 +310,18 @@ class _Builder:
             where = f"province {code!r}"
             for other in t.get("army", ()):
                 if other not in tables:
-                    raise self.fail(where, f"army neighbour {other!r} is not a province")
+                    raise self.fail(where, f"army neighbour {other!r} is not a province", "army")
                 if other == code:
-                    raise self.fail(where, "lists itself as an army neighbour")
+                    raise self.fail(where, "lists itself as an army neighbour", "army")
                 if tables[other]["kind"] == Kind.SEA.value:
-                    raise self.fail(where, f"army neighbour {other!r} is a sea")
+                    raise self.fail(where, f"army neighbour {other!r} is a sea", "army")
                 listed.add((code, other))
         for a, b in sorted(listed):
             if (b, a) not in listed:
                 raise self.fail(
                     f"province {b!r}",
                     f"asymmetric army border: {a!r} lists {b!r} but {b!r} does not list {a!r}",
+                    "army",
                 )
         return sorted((a, b) for a, b in listed if a < b)
 
@@ -194,39 +331,48 @@ class _Builder:
         listed: set[tuple[Location, Location]] = set()
         for code, t in tables.items():
             where = f"province {code!r}"
+            key = "fleet" if "fleet" in t else "coasts"
             sides = {None: t["fleet"]} if "fleet" in t else t.get("coasts", {})
             for coast, neighbours in sides.items():
                 here = Location(code, coast)
                 for token in neighbours:
-                    there = self.fleet_target(where, tables, token)
+                    there = self.fleet_target(where, key, tables, token)
                     if there.province == code:
                         raise self.fail(
-                            where, f"fleet border {here} - {there} stays in the province"
+                            where, f"fleet border {here} - {there} stays in the province", key
                         )
                     listed.add((here, there))
         for a, b in sorted(listed):
             if (b, a) not in listed:
+                t = tables[b.province]
                 raise self.fail(
                     f"province {b.province!r}",
                     f"asymmetric fleet border: {str(a)!r} lists {str(b)!r} "
                     f"but {str(b)!r} does not list {str(a)!r}",
+                    "fleet" if "fleet" in t else "coasts",
                 )
         return sorted((a, b) for a, b in listed if a < b)
 
-    def fleet_target(self, where: str, tables: dict[str, dict[str, Any]], token: str) -> Location:
+    def fleet_target(
+        self, where: str, key: str, tables: dict[str, dict[str, Any]], token: str
+    ) -> Location:
         code, _, coast = token.partition("/")
         if code not in tables:
-            raise self.fail(where, f"fleet neighbour {token!r} is not a province")
+            raise self.fail(where, f"fleet neighbour {token!r} is not a province", key)
         target = tables[code]
         if target["kind"] == Kind.LAND.value:
-            raise self.fail(where, f"fleet neighbour {token!r} is a land province")
+            raise self.fail(where, f"fleet neighbour {token!r} is a land province", key)
         coasts = target.get("coasts", {})
         if coasts and coast not in coasts:
             raise self.fail(
-                where, f"fleet neighbour {token!r} must name one of the coasts {sorted(coasts)}"
+                where,
+                f"fleet neighbour {token!r} must name one of the coasts {sorted(coasts)}",
+                key,
             )
         if not coasts and coast:
-            raise self.fail(where, f"fleet neighbour {token!r}: {code!r} has no separate coasts")
+            raise self.fail(
+                where, f"fleet neighbour {token!r}: {code!r} has no separate coasts", key
+            )
         return Location(code, coast or None)
 
     # -- powers ----------------------------------------------------------------
@@ -249,33 +395,37 @@ class _Builder:
                     f"expected the keys {sorted(_POWER_KEYS)} and optionally "
                     f"{sorted(_POWER_OPTIONAL)}",
                 )
-            adjective, aliases, home = t["adjective"], t["aliases"], t["home"]
+            adjective, aliases, home = t["adjective"], t.get("aliases", []), t["home"]
             texts = [name, adjective, *aliases] if isinstance(aliases, list) else []
             if not texts or not all(isinstance(x, str) and normalize(x) for x in texts):
-                raise self.fail(where, "name, `adjective` and `aliases` must be non-empty strings")
+                raise self.fail(
+                    where, "name, `adjective` and `aliases` must be non-empty strings", "aliases"
+                )
             for text in texts:
                 other = seen_names.setdefault(normalize(text), name)
                 if other != name:
-                    raise self.fail(where, f"name {text!r} is also used by power {other!r}")
-            if not isinstance(home, list) or not home or len(set(home)) != len(home):
-                raise self.fail(where, "`home` must be a non-empty list of distinct province codes")
+                    raise self.fail(
+                        where, f"name {text!r} is also used by power {other!r}", "aliases"
+                    )
+            if not isinstance(home, list) or len(set(map(str, home))) != len(home):
+                raise self.fail(where, "`home` must be a list of distinct province codes", "home")
             for code in home:
                 if code not in tables:
-                    raise self.fail(where, f"home centre {code!r} is not a province")
+                    raise self.fail(where, f"home centre {code!r} is not a province", "home")
                 if not tables[code].get("centre", False):
-                    raise self.fail(
-                        f"province {code!r}", f"home centre of {name} but not a supply centre"
-                    )
+                    raise self.fail(where, f"home centre {code!r} is not a supply centre", "home")
                 owner = home_of.setdefault(code, name)
                 if owner != name:
-                    raise self.fail(f"province {code!r}", f"home centre of both {owner} and {name}")
-            start = tuple(self.start_unit(where, tables, text) for text in t.get("start", []))
+                    raise self.fail(
+                        where, f"home centre {code!r} is also a home centre of {owner}", "home"
+                    )
             if not isinstance(t.get("start", []), list):
-                raise self.fail(where, '`start` must be a list of units such as "A par"')
+                raise self.fail(where, '`start` must be a list of units such as "A par"', "start")
+            start = tuple(self.start_unit(where, tables, text) for text in t.get("start", []))
             for _, location in start:
                 other = standing.setdefault(location.province, name)
                 if other != name or sum(x.province == location.province for _, x in start) > 1:
-                    raise self.fail(where, f"two units start in {location.province!r}")
+                    raise self.fail(where, f"two units start in {location.province!r}", "start")
             powers.append(Power(name, adjective, tuple(aliases), tuple(sorted(home)), start))
         return powers
 
@@ -285,16 +435,16 @@ class _Builder:
         """A unit of `start`: "A par", "F stp/sc", on a place its type may stand."""
         kind, _, token = text.partition(" ") if isinstance(text, str) else ("", "", "")
         if kind not in ("A", "F") or not token:
-            raise self.fail(where, f'`start` unit {text!r}: expected "A code" or "F code"')
+            raise self.fail(where, f'`start` unit {text!r}: expected "A code" or "F code"', "start")
         code, _, coast = token.partition("/")
         if code not in tables:
-            raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province")
+            raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province", "start")
         terrain, coasts = Kind(tables[code]["kind"]), tables[code].get("coasts", {})
         if kind == "A" and (terrain is Kind.SEA or coast):
-            raise self.fail(where, f"`start` unit {text!r}: an army cannot stand there")
+            raise self.fail(where, f"`start` unit {text!r}: an army cannot stand there", "start")
         if kind == "F" and (
             terrain is Kind.LAND or bool(coasts) != bool(coast) or (coast and coast not in coasts)
         ):
             need = f"one of its coasts {sorted(coasts)}" if coasts else "a place by the sea"
-            raise self.fail(where, f"`start` unit {text!r}: a fleet needs {need}")
+            raise self.fail(where, f"`start` unit {text!r}: a fleet needs {need}", "start")
         return UnitType(kind), Location(code, coast or None)

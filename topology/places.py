@@ -27,6 +27,14 @@ class Kind(enum.Enum):
     SEA = "sea"  # fleets only
 
 
+class BuildSites(enum.Enum):
+    """Where a power may build: on its own home centres (the standard rule), or on any
+    supply centre it owns (MILA's ``BUILD_ANY``, the rule of several variants)."""
+
+    HOME = "home"
+    ANYWHERE = "anywhere"
+
+
 @dataclass(frozen=True, slots=True, order=False)
 class Location:
     """A place a unit can stand: a province, or one coast of a split province.

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from topology import Board, Kind, Location, UnitType
+from topology import Board, BuildSites, Kind, Location, UnitType
 
 from ..errors import DipsatError
-from ..values.calendar import adjustment, after_adjustment, owned_centres
+from ..values.calendar import adjustment, after_adjustment, build_sites, owned_centres
 from ..values.orders import Build, Disband, Given, Waive
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import PhaseKind, Position, Unit
@@ -102,7 +102,9 @@ def _judge(
         return Result.SUCCEEDS, None
     place = order.unit.place
     province = board.province(place.province)
-    if place.province not in board.home_centres(power):
+    if place.province not in build_sites(board, power):
+        if board.builds is BuildSites.ANYWHERE:
+            return illegal(Illegality.NOT_A_CENTRE, province.name)
         return illegal(Illegality.NOT_A_HOME_CENTRE, province.name, power)
     if position.owner(place.province) != power:
         return illegal(Illegality.NOT_OWNED, power, province.name)

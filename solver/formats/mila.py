@@ -27,7 +27,7 @@ from ..errors import DipsatError, OrderSyntaxError
 from ..judge.retreat_options import retreat_options
 from ..values.notation import parse_given
 from ..values.orders import Given, Place
-from ..values.position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Unit
+from ..values.position import DislodgedUnit, Phase, PhaseKind, Position, Unit, opening_phase
 from ..values.rules import DATC_2025, RuleBook
 
 END = "COMPLETED"  # the pseudo-phase that ends some games
@@ -274,7 +274,7 @@ class _Reader:
         retreats = self.retreats(self.field(state, "retreats", dict, "state"), starred)
         centres = self.centres(self.field(state, "centers", dict, "state"))
         try:
-            Position(phase or SPRING_1901, units, centres, board=self.board)
+            Position(phase or opening_phase(self.board), units, centres, board=self.board)
         except DipsatError as error:
             raise self.fail(f"state.units: {error}") from error
         given = self.orders(orders, phase)

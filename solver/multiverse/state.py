@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from topology import Board, Location
 
-from ..values.calendar import SOLO_CENTRES, game_status
+from ..values.calendar import game_status
 from ..values.decisions import Decision
 from ..values.notation import parse_given
 from ..values.orders import (
@@ -390,4 +390,4 @@ def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
     }
     best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]
-    return leaders[0] if best >= SOLO_CENTRES and len(leaders) == 1 else None
+    return leaders[0] if best >= mv.map.victory and len(leaders) == 1 else None

@@ -10,7 +10,7 @@ from topology import Location
 from ..cycle.game import Game, OneBoard, Played
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse, MultiverseStep
-from ..values.calendar import game_status
+from ..values.calendar import game_status, owned_centres
 from ..values.orders import timeline_name
 from ..values.outcomes import Outcome
 from ..values.position import Position
@@ -64,12 +64,14 @@ def explain(case: Case, rules: RuleBook) -> dict[str, Any]:
     assert isinstance(game, OneBoard)
     position = game.position
     status = game_status(position)
+    won = {} if status.solo is None else {"solo_centres": len(owned_centres(position, status.solo))}
     return {
         **head,
         "phases": entries,
         "next_phase": str(position.phase),
         "units_after": _units(position),
         "solo": status.solo,
+        **won,
         "eliminated": list(status.eliminated),
     }
 
@@ -144,7 +146,7 @@ def render(data: dict[str, Any]) -> list[str]:
         units = ", ".join(data["units_after"]) or "no units"
         lines.append(f" then {data['next_phase']}: {units}")
         if data["solo"]:
-            lines.append(f" [bold]{data['solo']} has won with 18 centres[/]")
+            lines.append(f" [bold]{data['solo']} has won with {data['solo_centres']} centres[/]")
         if data["eliminated"]:
             lines.append(" eliminated: " + ", ".join(data["eliminated"]))
     for number, entry in enumerate(data.get("steps", []), start=1):

@@ -10,22 +10,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from topology import Board
+from topology import Board, BuildSites
 
 from .position import Centres, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
-
-SOLO_CENTRES = 18
 
 
 def owned_centres(position: Position, power: str) -> list[str]:
     return [p for p, owner in position.centres if owner == power]
 
 
-def free_home_centres(position: Position, power: str) -> list[str]:
-    """Home centres the power owns with no unit on them: where it may build."""
+def build_sites(board: Board, power: str) -> tuple[str, ...]:
+    """Where the power may build if it owns the centre: its home centres, or on a board whose
+    builds go anywhere every supply centre."""
+    if board.builds is BuildSites.ANYWHERE:
+        return tuple(sorted(board.centres))
+    return board.home_centres(power)
+
+
+def free_build_sites(position: Position, power: str) -> list[str]:
+    """The build sites the power owns with no unit on them: where it may build now."""
     mine = set(owned_centres(position, power))
     return [
-        p for p in position.map.home_centres(power) if p in mine and position.unit_in(p) is None
+        p for p in build_sites(position.map, power) if p in mine and position.unit_in(p) is None
     ]
 
 
@@ -34,7 +40,7 @@ def adjustment(position: Position, power: str) -> int:
     units = sum(1 for u in position.units if u.power == power)
     difference = len(owned_centres(position, power)) - units
     if difference > 0:
-        return min(difference, len(free_home_centres(position, power)))
+        return min(difference, len(free_build_sites(position, power)))
     return difference
 
 
@@ -97,9 +103,10 @@ class GameStatus:
 
 
 def game_status(position: Position) -> GameStatus:
-    """A solo at 18 centres; a power with no units and no centres is eliminated."""
+    """A solo at the board's victory count (18 centres on the standard board); a power with no
+    units and no centres is eliminated."""
     board = position.map
-    solo = next((p for p in board.powers if len(owned_centres(position, p)) >= SOLO_CENTRES), None)
+    solo = next((p for p in board.powers if len(owned_centres(position, p)) >= board.victory), None)
     eliminated = tuple(
         p
         for p in board.powers

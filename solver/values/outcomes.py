@@ -89,6 +89,7 @@ class Illegality(enum.StrEnum):
     NO_MORE_DISBANDS = "no-more-disbands"
     NO_MORE_BUILDS = "no-more-builds"
     NOT_A_HOME_CENTRE = "not-a-home-centre"
+    NOT_A_CENTRE = "not-a-centre"
     NOT_OWNED = "not-owned"
     OCCUPIED = "occupied"
     BUILD_TYPE_NEEDED = "build-type-needed"
@@ -157,6 +158,7 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.NO_MORE_DISBANDS: "{} has no more units to disband",
     Illegality.NO_MORE_BUILDS: "{} has no more builds",
     Illegality.NOT_A_HOME_CENTRE: "{} is not a home centre of {}",
+    Illegality.NOT_A_CENTRE: "{} is not a supply centre",
     Illegality.NOT_OWNED: "{} does not own {}",
     Illegality.OCCUPIED: "{} is occupied",
     Illegality.BUILD_TYPE_NEEDED: "a build on the coast must say army or fleet",

@@ -106,6 +106,11 @@ class Phase:
 SPRING_1901 = Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
 
 
+def opening_phase(board: Board) -> Phase:
+    """The phase a game on this board opens in: Spring of its first year (1901 standard)."""
+    return Phase(board.start_year, Season.SPRING, PhaseKind.MOVEMENT)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Unit:
     location: Location
@@ -205,8 +210,8 @@ class Position:
 
     @classmethod
     def opening(cls, board: Board | None = None) -> Position:
-        """The opening of a game, Spring 1901: every power's starting units on its home
-        centres (the standard map unless another is given)."""
+        """The opening of a game (Spring 1901 on the standard map, the default): every
+        power's starting units on its home centres."""
         if board is None:
             from topology import standard
 
@@ -216,7 +221,7 @@ class Position:
             for power in board.powers
             for unit_type, location in board.starting_units(power)
         ]
-        return cls(SPRING_1901, tuple(units), _home_centres(board), board=board)
+        return cls(opening_phase(board), tuple(units), _home_centres(board), board=board)
 
     @classmethod
     def parse(

@@ -20,12 +20,12 @@ from ..errors import DipsatError, OrderSyntaxError, PositionError
 from .notation import parse_given
 from .orders import Hold
 from .position import (
-    SPRING_1901,
     DislodgedUnit,
     Phase,
     Position,
     Unit,
     _home_centres,
+    opening_phase,
     standing_problem,
 )
 
@@ -190,7 +190,7 @@ def read_position(text: str, board: Board, phase: Phase | None = None) -> Positi
         reader.line(line, number)
     centres = _home_centres(board) if reader.centres is None else tuple(reader.centres.items())
     return Position(
-        phase or SPRING_1901,
+        phase or opening_phase(board),
         tuple(reader.units),
         centres,
         tuple(reader.dislodged),
