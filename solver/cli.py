@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from topology import standard
+from topology import Board, MapDataError, standard, variant
 
 from .errors import DipsatError, OrderSyntaxError
 from .formats.cases import Case, case_files, read_cases
@@ -39,6 +39,12 @@ RULES_HELP = (
     "cases default to the edition they state, else 2025"
 )
 RulesOption = Annotated[str | None, typer.Option("--rules", help=RULES_HELP)]
+VARIANT_HELP = (
+    "the board: standard, a variant shipped with dipsat (see `dipsat variant list`), a map "
+    "file NAME.toml, a MILA map file NAME.map or mila:NAME; cases that name their own "
+    "variant keep it"
+)
+VariantOption = Annotated[str | None, typer.Option("--variant", help=VARIANT_HELP)]
 HtmlOption = Annotated[
     str | None, typer.Option("--html", help="also write it as one self-contained HTML page")
 ]
@@ -47,6 +53,16 @@ HtmlOption = Annotated[
 def fail(message: str, code: int = 2) -> typer.Exit:
     err.print(message, markup=False)
     return typer.Exit(code)
+
+
+def _board(name: str | None) -> Board | None:
+    """The board --variant names (None: each file's own, else the standard board)."""
+    if name is None:
+        return None
+    try:
+        return variant(name)
+    except MapDataError as error:
+        raise fail(f"--variant: {error}") from error
 
 
 @app.command()
@@ -58,6 +74,7 @@ def parse(
             help="movement, retreat or adjustment: in a retreat phase 'A X - Y' is a retreat"
         ),
     ] = None,
+    board: VariantOption = None,
 ) -> None:
     """Print each order in canonical DATC notation, one per line."""
     name = "<stdin>" if file == "-" else file
@@ -68,22 +85,24 @@ def parse(
     if phase not in (None, "movement", "retreat", "adjustment"):
         raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
     lines = []
+    on = _board(board) or standard()
     for number, line in enumerate(text.splitlines(), start=1):
         body = line.split("#", 1)[0]
         if not body.strip():
             continue
         try:
-            lines.append(str(parse_given(body, standard(), phase=phase)))
+            lines.append(str(parse_given(body, on, phase=phase)))
         except OrderSyntaxError as error:
             raise fail(f"{name}:{number}:{error.column}: {error.message}") from error
     for line in lines:
         out.print(line, markup=False)
 
 
-def _load(paths: list[str]) -> list[Case]:
+def _load(paths: list[str], board: str | None = None) -> list[Case]:
     cases: list[Case] = []
+    on = _board(board)
     for path in case_files(paths):
-        cases += read_cases(path)
+        cases += read_cases(path, on)
     return cases
 
 
@@ -93,11 +112,12 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: RulesOption = None,
     html: HtmlOption = None,
+    board: VariantOption = None,
 ) -> None:
     """Run every case under the paths and report conformance by section."""
     try:
         book = rule_book(rules) if rules else None
-        report = run(_load(paths), book)
+        report = run(_load(paths, board), book)
         if html:
             from .tools.pages import check_page, write_page
 
@@ -130,9 +150,10 @@ def adjudicate(
     case: Annotated[str | None, typer.Option("--case", help="the case to adjudicate")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the resolution as JSON")] = False,
     rules: RulesOption = None,
+    board: VariantOption = None,
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
-    chosen = [_one_case(file, case)]
+    chosen = [_one_case(file, case, board)]
     try:
         data = explain(chosen[0], rule_book(rules or chosen[0].edition))
     except DipsatError as error:
@@ -149,13 +170,19 @@ def replay(
     files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: RulesOption = "2025",
+    board: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", help="the board (as for check); by default the map each game names"
+        ),
+    ] = None,
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
     try:
         book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
-    report = replay_games(files, book)
+    report = replay_games(files, book, _board(board))
     for problem in report.errors:
         err.print(str(problem), markup=False)
     if as_json:
@@ -200,9 +227,10 @@ def explore(
     as_json: Annotated[bool, typer.Option("--json", help="print the cores as JSON")] = False,
     rules: RulesOption = None,
     html: HtmlOption = None,
+    board: VariantOption = None,
 ) -> None:
     """Every consistent resolution of each paradox core, and which one each edition picks."""
-    target = _one_case(file, case)
+    target = _one_case(file, case, board)
     try:
         book = rule_book(rules or target.edition)
         phases = explore_case(target, book)
@@ -228,9 +256,10 @@ def explore(
                 out.print(f"    {line}")
 
 
-def _one_case(file: str, case: str | None) -> Case:
+def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
+    on = _board(board)
     try:
-        cases = read_cases(file)
+        cases = read_cases(file, on)
     except DipsatError as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     chosen = [c for c in cases if case is None or c.id == case]
@@ -273,6 +302,7 @@ def render_picture(
             "--whole", help="draw the whole map, not just the part in play (standard boards)"
         ),
     ] = False,
+    board: VariantOption = None,
 ) -> None:
     """Draw a case, a saved game or a recorded game as an SVG or PNG picture: the board,
     the units, the orders and their outcomes (a multiverse as a grid of boards)."""
@@ -280,7 +310,7 @@ def render_picture(
     if suffix not in (".svg", ".png"):
         raise fail(f"{target}: --out must name a .svg or a .png file")
     try:
-        svg = _picture(file, case, step, rules, whole)
+        svg = _picture(file, case, step, rules, whole, board)
     except DipsatError as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     try:
@@ -297,7 +327,14 @@ def render_picture(
     out.print(f"wrote {target}", markup=False)
 
 
-def _picture(file: str, case: str | None, step: str | None, rules: str | None, whole: bool) -> str:
+def _picture(
+    file: str,
+    case: str | None,
+    step: str | None,
+    rules: str | None,
+    whole: bool,
+    board: str | None = None,
+) -> str:
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .render.board import board_svg
     from .tools.scenes import pending_scene, played_scene
@@ -306,7 +343,7 @@ def _picture(file: str, case: str | None, step: str | None, rules: str | None, w
         from .formats.mila import read_game
         from .tools.scenes import recorded_scene
 
-        recorded = read_game(file)
+        recorded = read_game(file, _board(board))
         number = _step_number(file, step, [p.name for p in recorded.phases[:-1]])
         return board_svg(recorded_scene(recorded, number, rule_book(rules or "2025")), whole)
     if _is_saved_game(file):
@@ -331,7 +368,7 @@ def _picture(file: str, case: str | None, step: str | None, rules: str | None, w
         title = f"{name}: phase {number} of {len(game.history)} played"
         scene, _ = played_scene(past.position, past.orders, book, title)
         return board_svg(scene, whole)
-    chosen = _one_case(file, case)
+    chosen = _one_case(file, case, board)
     book = rule_book(rules or chosen.edition)
     blocks = len(chosen.blocks)
     number = _step_number(file, step, [])
@@ -389,11 +426,12 @@ def compare_rules(
     paths: Annotated[list[str], typer.Argument(help="case files or folders")],
     as_json: Annotated[bool, typer.Option("--json", help="print the differences as JSON")] = False,
     html: HtmlOption = None,
+    board: VariantOption = None,
 ) -> None:
     """The cases whose outcomes differ between two rule books, with the orders that differ."""
     try:
         books = rule_book(first), rule_book(second)
-        cases = _load(paths)
+        cases = _load(paths, board)
         differences = compare(cases, *books)
         if html:
             from .tools.pages import compare_page, write_page
@@ -425,6 +463,14 @@ def crosscheck(
     out: Annotated[str | None, typer.Option(help="folder for the minimal cases")] = None,
     timeout: Annotated[float, typer.Option(help="seconds per request")] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    board: Annotated[
+        str,
+        typer.Option(
+            "--variant",
+            help="the board of the random turns (standard, a shipped variant, a map file); "
+            "for mila, a map MILA knows by that name",
+        ),
+    ] = "standard",
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement."""
     from rich.progress import Progress
@@ -434,7 +480,7 @@ def crosscheck(
     try:
         with Progress(console=err, disable=as_json) as bar:
             if source:
-                chosen = recorded_turns(source)
+                chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
                 summary = check_turns(against, chosen, timeout)
                 bar.update(task, completed=len(chosen))
@@ -448,8 +494,9 @@ def crosscheck(
                     dask,
                     timeout,
                     progress=lambda n: bar.advance(task, n),
+                    board=board,
                 )
-    except DipsatError as error:
+    except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error
     written = write_cases(summary, Path(out)) if out else []
     if as_json:
@@ -492,21 +539,34 @@ def game_new(
     multiverse: Annotated[
         bool, typer.Option("--multiverse", help="a 5D game: timeline a at the opening")
     ] = False,
+    board: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            help="the board (standard by default): a shipped variant, a map file NAME.toml, "
+            "a MILA map NAME.map or mila:NAME; the game keeps its name or file",
+        ),
+    ] = None,
 ) -> None:
-    """Start a game at the standard opening position and save it to FILE."""
-    from .formats.savegame import new_game, new_multiverse, save
+    """Start a game at the opening position of a board and save it to FILE."""
+    from .formats.savegame import SavedGame, new_game, new_multiverse, save
 
     if Path(file).exists():
         raise fail(f"{file}: already exists; choose another file")
+    on = _board(board)
+    if multiverse and on is not None and on is not standard():
+        raise fail("--variant: a multiverse game is played on the standard board")
     try:
-        game = new_multiverse(rules) if multiverse else new_game(rules)
+        game = new_multiverse(rules) if multiverse else new_game(rules, on)
         save(game, file)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
     kind = "multiverse game" if multiverse else "game"
-    out.print(f"{file}: new {kind}, rules {game.rules.name}, Spring 1901 movement", markup=False)
+    phase = game.position.phase if isinstance(game, SavedGame) else "Spring 1901 movement"
+    where = "" if on is None or on is standard() else f" on {on.name}"
+    out.print(f"{file}: new {kind}{where}, rules {game.rules.name}, {phase}", markup=False)
 
 
 @game_app.command("order")

@@ -1,6 +1,7 @@
 """Map topology for dipsat: provinces, coasts, powers, names and adjacency graphs.
 
-``standard()`` gives the standard board; ``load_board(path)`` reads another map file.
+``standard()`` gives the standard board; ``variant(name)`` a variant by name or file
+(``load_board(path)`` reads a map file as it is).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from .layout import Layout, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import COASTS, BuildSites, Kind, Location, Power, Province, UnitType
+from .variants import variant, variant_names
 from .view import BoardView
 
 __all__ = [
@@ -35,6 +37,8 @@ __all__ = [
     "normalize",
     "standard",
     "standard_layout",
+    "variant",
+    "variant_names",
 ]
 
 

@@ -33,6 +33,7 @@ class Board:
         "drawing",
         "name",
         "name_index",
+        "origin",
         "powers",
         "provinces",
         "start_year",
@@ -47,6 +48,7 @@ class Board:
     builds: BuildSites
     start_year: int
     drawing: Path | None
+    origin: Path | None
     name_index: Mapping[tuple[str, ...], frozenset[str]]
     _powers: Mapping[str, Power]
     _power_index: Mapping[tuple[str, ...], str]
@@ -68,12 +70,14 @@ class Board:
         builds: BuildSites = BuildSites.HOME,
         start_year: int = 1901,
         drawing: Path | None = None,
+        origin: Path | None = None,
     ) -> None:
         """Build from checked data; use :func:`topology.load_board` rather than this.
 
         ``victory`` is the number of centres that wins (by default more than half of
         them), ``builds`` where a power may build, ``start_year`` the year of the opening
-        and ``drawing`` the layout file that places the board's provinces in a picture.
+        ``drawing`` the layout file that places the board's provinces in a picture, and
+        ``origin`` the map file it was read from.
         """
         by_code = {p.code: p for p in sorted(provinces, key=lambda p: p.code)}
         by_power = {p.name: p for p in sorted(powers, key=lambda p: p.name)}
@@ -120,6 +124,7 @@ class Board:
         _set(self, "builds", builds)
         _set(self, "start_year", start_year)
         _set(self, "drawing", drawing)
+        _set(self, "origin", origin)
         _set(
             self,
             "name_index",

@@ -180,6 +180,7 @@ class _Builder:
             builds=self.builds(),
             start_year=self.number("start_year", 1, None, 1901) or 1901,
             drawing=self.drawing(),
+            origin=self.path.resolve(),
         )
 
     def number(self, key: str, low: int, high: int | None, default: int | None) -> int | None:

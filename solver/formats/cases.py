@@ -18,7 +18,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from topology import AmbiguousNameError, Location, UnitType, UnknownNameError, standard
+from topology import (
+    AmbiguousNameError,
+    Board,
+    Location,
+    MapDataError,
+    UnitType,
+    UnknownNameError,
+    standard,
+    variant,
+)
 
 from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, OrderSyntaxError, PositionError
@@ -26,17 +35,16 @@ from ..multiverse.state import Multiverse, on_board
 from ..values.notation import parse_given
 from ..values.orders import Given, Hold, Place, Waive, apply_board_defaults
 from ..values.position import (
-    SPRING_1901,
     Phase,
     PhaseKind,
     Position,
     Season,
     Unit,
+    opening_phase,
     standing_problem,
 )
 
 MAX_CASE_FILE_BYTES = 4_000_000
-VARIANTS = ("standard", "multiverse")
 EDITION_NAMES = ("1971", "1982", "2000", "2023", "2025", "dptg", "webdiplomacy")
 OUTCOME_WORDS = frozenset(
     {
@@ -177,9 +185,11 @@ _AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
 
 
 class _Reader:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, board: Board | None = None) -> None:
         self.path = path
-        self.board = standard()
+        self.default = board or standard()  # the board of a case that names no variant
+        self.board = self.default
+        self.file_meta: dict[str, str] = {}  # a 'variant:' line before the first case
 
     def fail(self, line: int, message: str, column: int = 1) -> CaseFormatError:
         return CaseFormatError(message, self.path, line, column)
@@ -194,19 +204,30 @@ class _Reader:
             if not stripped:
                 continue
             head = re.match(r"(?i)^case\s+(\S+?)\s*(?::\s*(.*))?$", stripped)
+            file_variant = _META.match(stripped)
+            if draft is None and file_variant and file_variant.group(1) == "variant":
+                value = file_variant.group(2).strip()
+                self.default = self.board = self.variant(number, line, value)
+                self.file_meta["variant"] = value
+                continue
             if head:
                 if draft is not None:
                     cases.append(self.finish(draft))
+                self.board = self.default
                 case_id = head.group(1)
                 if case_id in seen:
                     raise self.fail(
                         number, f"case {case_id} already defined on line {seen[case_id]}"
                     )
                 seen[case_id] = number
-                draft = _Draft(case_id, (head.group(2) or "").strip(), number)
+                draft = _Draft(case_id, (head.group(2) or "").strip(), number, dict(self.file_meta))
                 continue
             if draft is None:
-                raise self.fail(number, "expected a 'case ID: TITLE' line before anything else")
+                raise self.fail(
+                    number,
+                    "expected a 'case ID: TITLE' line (or a 'variant: NAME' line for the whole"
+                    " file) before anything else",
+                )
             self.line(draft, number, line, stripped)
         if draft is not None:
             cases.append(self.finish(draft))
@@ -260,9 +281,23 @@ class _Reader:
             if unknown or not value.split():
                 expected = f"expected editions ({', '.join(EDITION_NAMES)})"
                 raise self.fail(number, expected, _column_after(line, ":"))
-        if key == "variant" and value not in VARIANTS:
-            expected = f"expected a variant ({', '.join(VARIANTS)})"
-            raise self.fail(number, expected, _column_after(line, ":"))
+        if key == "variant":
+            if draft.units or draft.centres:
+                raise self.fail(number, "'variant:' comes before the units and centres it places")
+            self.board = self.variant(number, line, value)
+
+    def variant(self, number: int, line: str, value: str) -> Board:
+        """The board a 'variant:' line names: 'multiverse' (on the standard board), a
+        variant's name, or a map file (relative to the case file)."""
+        value = value.strip()
+        if value == "multiverse":
+            return standard()
+        if value.endswith((".toml", ".map")) and not value.startswith("mila:"):
+            value = str(Path(self.path).parent / value)
+        try:
+            return variant(value)
+        except MapDataError as err:
+            raise self.fail(number, str(err), _column_after(line, ":")) from err
 
     def header_line(self, draft: _Draft, number: int, line: str, stripped: str) -> bool:
         """'England:', a bare power name as the MDATC writes it, or the MDATC season header
@@ -398,7 +433,7 @@ class _Reader:
     def phase(self, draft: _Draft) -> Phase:
         text = draft.meta.get("phase")
         if text is None:
-            return SPRING_1901
+            return opening_phase(self.board)
         try:
             return Phase.parse(text)
         except ValueError as err:
@@ -539,8 +574,9 @@ class _Reader:
         )
 
 
-def read_cases(path: str | Path) -> list[Case]:
-    """All cases of one file."""
+def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
+    """All cases of one file, on ``board`` (the standard board by default) where a case
+    names no variant."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -553,7 +589,7 @@ def read_cases(path: str | Path) -> list[Case]:
         raise CaseFormatError(f"expected UTF-8 text: {err.reason}", str(path), 0) from err
     except OSError as err:
         raise CaseFormatError(f"cannot read: {err.strerror}", str(path), 0) from err
-    return _Reader(str(path)).read(text)
+    return _Reader(str(path), board).read(text)
 
 
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from topology import Board, Kind, Location, UnitType, standard
+from topology import Board, Kind, Location, MapDataError, UnitType, standard, variant
 
 from ..errors import DipsatError, OrderSyntaxError
 from ..judge.retreat_options import retreat_options
@@ -209,8 +209,9 @@ class Game:
     phases: tuple[RecordedPhase, ...]
 
 
-def read_game(path: str | Path) -> Game:
-    """Read and check a game file; every problem is a `GameFileError` naming file and phase."""
+def read_game(path: str | Path, board: Board | None = None) -> Game:
+    """Read and check a game file; every problem is a `GameFileError` naming file and phase.
+    The game is played on ``board``, or else on the map the file names (standard if none)."""
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -222,19 +223,20 @@ def read_game(path: str | Path) -> Game:
         raise GameFileError(
             f"not JSON: {error.msg} (line {error.lineno}, column {error.colno})", name
         ) from error
-    return parse_game(data, name)
+    return parse_game(data, name, board)
 
 
-def parse_game(data: object, path: str = "-") -> Game:
-    """A game from the decoded JSON of a game file."""
-    return _Reader(path).game(data)
+def parse_game(data: object, path: str = "-", board: Board | None = None) -> Game:
+    """A game from the decoded JSON of a game file (on ``board``, or the map it names)."""
+    return _Reader(path, board).game(data)
 
 
 class _Reader:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, board: Board | None = None) -> None:
         self.path = path
         self.phase: str | None = None
-        self.board: Board = standard()
+        self.board: Board = board or standard()
+        self.chosen = board is not None
 
     def fail(self, message: str) -> GameFileError:
         return GameFileError(message, self.path, self.phase)
@@ -250,6 +252,7 @@ class _Reader:
         return value
 
     def game(self, data: object) -> Game:
+        self.read_map(data)
         phases = self.field(data, "phases", list, "game")
         if not phases:
             raise self.fail("game: no phases")
@@ -260,6 +263,25 @@ class _Reader:
             if read[-1].phase is None and index != len(phases) - 1:
                 raise self.fail(f"{END} is not the last phase")
         return Game(self.path, tuple(read))
+
+    def read_map(self, data: object) -> None:
+        """The board of the game: the one chosen, which must be the map the file names (if
+        it names one), or else that map."""
+        named = data.get("map") if isinstance(data, Mapping) else None
+        if named is None:
+            return
+        if not isinstance(named, str):
+            raise self.fail(f"game.map: expected a map name, found {named!r:.60}")
+        if self.chosen:
+            if named != self.board.name:
+                raise self.fail(
+                    f"game.map: the game is played on {named!r}, not on {self.board.name!r}"
+                )
+            return
+        try:
+            self.board = variant(named)
+        except MapDataError as error:
+            raise self.fail(f"game.map: {error}") from error
 
     def recorded(self, raw: object) -> RecordedPhase:
         name = self.field(raw, "name", str, "phase")

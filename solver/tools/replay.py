@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from topology import Board
+
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
@@ -111,12 +113,15 @@ class ReplayReport:
         }
 
 
-def replay(paths: Iterable[str | Path], rules: RuleBook = DATC_2025) -> ReplayReport:
-    """Replay every game file; a malformed file is reported and the others still run."""
+def replay(
+    paths: Iterable[str | Path], rules: RuleBook = DATC_2025, board: Board | None = None
+) -> ReplayReport:
+    """Replay every game file (on ``board``, or the map each names); a malformed file is
+    reported and the others still run."""
     report = ReplayReport()
     for path in paths:
         try:
-            game = read_game(path)
+            game = read_game(path, board)
         except GameFileError as error:
             report.errors.append(ReplayError(error.path, error.phase, error.message))
             continue

@@ -78,14 +78,14 @@ class Phase:
 
     @property
     def code(self) -> str:
-        """The MILA phase code, e.g. 'S1901M'."""
-        return f"{self.season.value[0]}{self.year}{self.kind.value[0].upper()}"
+        """The MILA phase code, e.g. 'S1901M' (the year in four digits: 'S0001M')."""
+        return f"{self.season.value[0]}{self.year:04d}{self.kind.value[0].upper()}"
 
     @classmethod
     def parse(cls, text: str) -> Phase:
         """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
         text = text.strip()
-        short = re.fullmatch(r"([SFWsfw])(\d{4})([MRAmra])", text)
+        short = re.fullmatch(r"([SFWsfw])(\d{1,5})([MRAmra])", text)
         if short:
             season, year, kind = short.groups()
         else:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from topology import standard
+from topology import Board, MapDataError, standard, variant, variant_names
 
 from ...errors import CaseFormatError, DipsatError, SaveFileError
 from ...values.orders import Given
@@ -28,8 +28,8 @@ from ..rulebooks import rule_book
 FORMAT = "dipsat-game"
 VERSION = 1
 MAX_SAVE_FILE_BYTES = 64_000_000
-_UNIT = re.compile(r"^([AF]) ([A-Z]{3})(?:/([NSEW]C))?$")
-_PROVINCE = re.compile(r"^[A-Z]{3}$")
+_UNIT = re.compile(r"^([AF]) ([A-Z][A-Z0-9]*)(?:/([NSEW]C))?$")
+_PROVINCE = re.compile(r"^[A-Z][A-Z0-9]*$")
 _T = TypeVar("_T")
 
 
@@ -104,6 +104,18 @@ def _mode(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def board_json(board: Board) -> dict[str, str]:
+    """The "board" field of a game on another board than the standard one: the variant's
+    name if dipsat ships it, else the map file it was read from."""
+    if board is standard():
+        return {}
+    if board.name in variant_names() and variant(board.name) is board:
+        return {"board": board.name}
+    if board.origin is None:
+        raise SaveFileError("a board made in code has no name or file to save", board.name)
+    return {"board": str(board.origin)}
 
 
 def rules_json(book: RuleBook) -> str | dict[str, Any]:
@@ -218,6 +230,16 @@ class _Reader:
             frozenset(c.lower() for c in standoffs),
             board=position.board,
         )
+
+    def read_board(self, data: dict[str, Any]) -> None:
+        """The board the game is played on: "board" names a variant or a map file."""
+        if "board" not in data:
+            return
+        name = self.field(data, "board", str, "")
+        try:
+            self.board = variant(name)
+        except MapDataError as error:
+            raise self.fail("board", str(error)) from error
 
     def rules(self, data: dict[str, Any]) -> RuleBook:
         """A named rule book, or a custom one kept as its name and every policy."""

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from topology import Board
+
 from ...errors import DipsatError
 from ...values.notation import parse_given
 from ...values.orders import (
@@ -43,6 +45,7 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
+    board_json,
     position_lines,
     rules_json,
 )
@@ -101,13 +104,14 @@ class SavedGame:
         return _game_json(self)
 
 
-STANDARD_START = Position.opening()  # every game starts here (a multiverse on its first board)
+STANDARD_START = Position.opening()  # a multiverse starts here, on its first board
 
 
-def new_game(rules: str | RuleBook = "2025") -> SavedGame:
-    """A game at the standard opening position, Spring 1901, under a rule book: a value, an
-    edition's name or a TOML file (kept in the save by value, see `rules_json`)."""
-    return SavedGame(rule_book(rules), STANDARD_START)
+def new_game(rules: str | RuleBook = "2025", board: Board | None = None) -> SavedGame:
+    """A game at the opening position of a board (standard by default: Spring 1901), under
+    a rule book: a value, an edition's name or a TOML file (kept in the save by value, see
+    `rules_json`)."""
+    return SavedGame(rule_book(rules), Position.opening(board))
 
 
 def adjudicate_game(game: SavedGame) -> SavedGame:
@@ -179,6 +183,7 @@ def _game_json(game: SavedGame) -> dict[str, Any]:
     data = {
         "format": FORMAT,
         "version": VERSION,
+        **board_json(game.position.map),
         "rules": rules_json(game.rules),
         "position": _position_json(game.position),
         "orders": _orders_json(game.orders),
@@ -248,7 +253,10 @@ class _GameReader(_Reader):
                 f"a {data['variant']!r} game, not a standard one; "
                 "read it with load_any or load_multiverse",
             )
-        self.only(data, ("format", "version", "rules", "position", "orders", "history"), "")
+        self.only(
+            data, ("format", "version", "board", "rules", "position", "orders", "history"), ""
+        )
+        self.read_board(data)
         rules = self.rules(data)
         position = self.position(data.get("position"), "position")
         orders = self.orders(data, "", position.phase)

@@ -30,8 +30,9 @@ from typing import IO, Any
 
 VERSION = "dipsat-crosscheck/1"  # as solver.tools.crosscheck.protocol.VERSION
 PHASE = re.compile(r"^(?:[SF]\d{4}[MR]|W\d{4}A)$")
-UNIT = re.compile(r"^[AF] [A-Z]{3}(?:/[NSEW]C)?$")
-PLACE = re.compile(r"^[A-Z]{3}(?:/[NSEW]C)?$")
+UNIT = re.compile(r"^[AF] [A-Z][A-Z0-9]*(?:/[NSEW]C)?$")
+PLACE = re.compile(r"^[A-Z][A-Z0-9]*(?:/[NSEW]C)?$")
+MAP = re.compile(r"^[a-z][a-z0-9_]*$")
 MOVE_KINDS = frozenset("-SC")  # the orders that get a result: move, support, convoy
 
 
@@ -49,6 +50,7 @@ class Request:
     centers: dict[str, list[str]]
     dislodged: dict[str, dict[str, tuple[str, bool]]]  # power -> unit -> (from, by_convoy)
     orders: list[tuple[str, str]]  # (power, order)
+    map: str = "standard"  # the name of the engine's map the phase is played on
 
     @property
     def kind(self) -> str:
@@ -110,6 +112,9 @@ def check_request(data: Any) -> Request:
             )
     if dislodged and phase[-1] != "R":
         raise RequestError("dislodged units outside a retreat phase")
+    board = data.get("map", "standard")
+    if not isinstance(board, str) or not MAP.match(board):
+        raise RequestError(f"expected a map name such as 'standard', found {board!r}")
     return Request(
         id=data["id"],
         phase=phase,
@@ -117,6 +122,7 @@ def check_request(data: Any) -> Request:
         centers=_str_lists(data.get("centers", {}), "centers", PLACE),
         dislodged=dislodged,
         orders=first_orders(_str_lists(data.get("orders", {}), "orders", None)),
+        map=board,
     )
 
 
@@ -166,7 +172,7 @@ def serve(adjudicate: Callable[[Request], dict[str, Any]]) -> None:
 def _new_game(request: Request) -> Any:
     from diplomacy import Game
 
-    game = Game()
+    game = Game(map_name=request.map)
     game.add_rule("NO_CHECK")
     game.add_rule("IGNORE_ERRORS")
     game.set_current_phase(request.phase)
@@ -175,7 +181,7 @@ def _new_game(request: Request) -> Any:
     powers = {*request.units, *request.centers, *request.dislodged, *(p for p, _ in request.orders)}
     unknown = sorted(powers - set(game.powers))
     if unknown:
-        raise RequestError(f"MILA's standard map has no power {unknown[0]!r}")
+        raise RequestError(f"MILA's {request.map} map has no power {unknown[0]!r}")
     for power, units in request.units.items():
         game.set_units(power, units)
     for power, dislodged in request.dislodged.items():  # after all others: retreats need them

@@ -297,6 +297,8 @@ def _adjustment(request: Request, turn: _Turn) -> dict[str, Any]:
 
 def adjudicate(request: Request) -> dict[str, Any]:
     """Adjudicate one phase with pydip; the reply without its id."""
+    if request.map != "standard":
+        raise RequestError(f"pydip knows only the standard map, not {request.map!r}")
     if request.kind == "R":
         raise RequestError(
             "pydip cannot adjudicate a retreat phase on its own: its retreat "

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from topology import Board, variant
+
 from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
@@ -117,9 +119,9 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float]) -> Summary:
-    against, seed, start, stop, timeout = args
-    return check_turns(against, random_turns(seed, start, stop), timeout)
+def _chunk(args: tuple[str, int, int, int, float, str]) -> Summary:
+    against, seed, start, stop, timeout, board = args
+    return check_turns(against, random_turns(seed, start, stop, variant(board)), timeout)
 
 
 def campaign(
@@ -131,9 +133,14 @@ def campaign(
     timeout: float = 10.0,
     chunk: int = 250,
     progress: Callable[[int], None] | None = None,
+    board: str = "standard",
 ) -> Summary:
-    """Random turns 0..turns-1 of a seed, spread over processes or a Dask cluster."""
-    jobs = [(against, seed, s, min(s + chunk, turns), timeout) for s in range(0, turns, chunk)]
+    """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
+    `topology.variant` reads it), spread over processes or a Dask cluster."""
+    variant(board)  # a bad name fails here, not in every worker
+    jobs = [
+        (against, seed, s, min(s + chunk, turns), timeout, board) for s in range(0, turns, chunk)
+    ]
     total = Summary()
     if dask:
         from distributed import Client, as_completed
@@ -176,8 +183,11 @@ def write_cases(summary: Summary, out: Path) -> list[Path]:
     return written
 
 
-def recorded_turns(paths: list[str]) -> list[tuple[str, Position, list[Given]]]:
-    """Movement phases from case files (*.cases) and game files (*.json)."""
+def recorded_turns(
+    paths: list[str], board: Board | None = None
+) -> list[tuple[str, Position, list[Given]]]:
+    """Movement phases from case files (*.cases) and game files (*.json), on ``board`` where
+    a file names no board of its own."""
     from ...formats.cases import case_files, read_cases
     from ...formats.mila import read_game
     from ...values.position import PhaseKind
@@ -185,7 +195,7 @@ def recorded_turns(paths: list[str]) -> list[tuple[str, Position, list[Given]]]:
     turns = []
     for path in paths:
         if path.endswith(".json"):
-            game = read_game(path)
+            game = read_game(path, board)
             for phase in game.phases:
                 if phase.phase is not None and phase.phase.kind is PhaseKind.MOVEMENT:
                     turns.append(
@@ -193,7 +203,7 @@ def recorded_turns(paths: list[str]) -> list[tuple[str, Position, list[Given]]]:
                     )
             continue
         for file in case_files([path]):
-            for case in read_cases(file):
+            for case in read_cases(file, board):
                 block = case.movement
                 if block is not None and not case.multiverse:
                     turns.append((case.id, case.position, [o.given for o in block.orders]))

@@ -1,4 +1,4 @@
-"""Seeded random movement turns on the standard map, biased towards what breaks adjudicators.
+"""Seeded random movement turns on any board, biased towards what breaks adjudicators.
 
 Positions have random units and centre owners.  Orders are legal and lean towards conflict:
 attacks on occupied provinces, head-to-head battles, supports (also for attacks on one's
@@ -25,14 +25,19 @@ from ...values.orders import (
     SupportMove,
     UnitRef,
 )
-from ...values.position import SPRING_1901, Position, Unit
+from ...values.position import Position, Unit, opening_phase
 
 
-def random_turn(seed: str, units: tuple[int, int] = (18, 34)) -> tuple[Position, list[Given]]:
-    """One movement turn from a seed string: a position and an order for most units."""
+def random_turn(
+    seed: str, units: tuple[int, int] | None = None, board: Board | None = None
+) -> tuple[Position, list[Given]]:
+    """One movement turn from a seed string: a position and an order for most units, on the
+    standard board unless another is given.  The number of units is drawn from ``units``:
+    by default from a little over half to all of the board's supply centres (18 to 34 on
+    the standard board)."""
     rng = random.Random(seed)
-    board = standard()
-    count = rng.randint(*units)
+    board = board or standard()
+    count = rng.randint(*(units or unit_range(board)))
     codes = sorted(board.provinces)
     rng.shuffle(codes)
     placed: list[Unit] = []
@@ -53,8 +58,15 @@ def random_turn(seed: str, units: tuple[int, int] = (18, 34)) -> tuple[Position,
     owners = tuple(
         (c, rng.choice(board.powers)) for c in sorted(board.centres) if rng.random() < 0.8
     )
-    position = Position(SPRING_1901, tuple(placed), owners, board=board)
+    position = Position(opening_phase(board), tuple(placed), owners, board=board)
     return position, _orders(rng, position)
+
+
+def unit_range(board: Board) -> tuple[int, int]:
+    """How many units a random turn has: 18 to 34 on the standard board's 34 centres, in
+    proportion elsewhere (at least one, at most one per province)."""
+    centres = max(1, len(board.centres))
+    return max(1, round(centres * 18 / 34)), min(centres, len(board.provinces))
 
 
 def _ref(unit: Unit) -> UnitRef:
@@ -176,8 +188,10 @@ def _orders(rng: random.Random, position: Position) -> list[Given]:
     return orders
 
 
-def random_turns(seed: int, start: int, stop: int) -> Iterator[tuple[str, Position, list[Given]]]:
+def random_turns(
+    seed: int, start: int, stop: int, board: Board | None = None
+) -> Iterator[tuple[str, Position, list[Given]]]:
     """Turns number start..stop-1 of a campaign with a seed, each reproducible on its own."""
     for index in range(start, stop):
         name = f"s{seed}-{index}"
-        yield (name, *random_turn(name))
+        yield (name, *random_turn(name, board=board))

@@ -40,8 +40,8 @@ from ...values.position import Position, Unit
 _DONE = (Result.SUCCEEDS, Result.GIVEN, Result.AVAILABLE)  # what "true" reports
 VERSION = "dipsat-crosscheck/1"
 MAX_REPLY_BYTES = 1_000_000
-_LOCATION = re.compile(r"^[A-Z]{3}(/[NSEW]C)?$")
-_UNIT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
+_LOCATION = re.compile(r"^[A-Z][A-Z0-9]*(/[NSEW]C)?$")
+_UNIT = re.compile(r"^[AF] [A-Z][A-Z0-9]*(/[NSEW]C)?$")
 
 
 class ProtocolError(DipsatError):
@@ -91,7 +91,14 @@ def request(request_id: str, position: Position, orders: Sequence[Given]) -> dic
         unit = by_unit.get(order.unit.place.province) if hasattr(order, "unit") else None
         power = (given.power or (unit.power if unit else "")).upper()
         texts.setdefault(power, []).append(order_text(order, unit))
-    return {"protocol": VERSION, "id": request_id, **position_json(position), "orders": texts}
+    board = {} if position.map.name == "standard" else {"map": position.map.name}
+    return {
+        "protocol": VERSION,
+        "id": request_id,
+        **board,
+        **position_json(position),
+        "orders": texts,
+    }
 
 
 def reply(
@@ -188,11 +195,14 @@ __all__ = [
 
 def read_request(data: dict[str, Any]) -> tuple[Position, list[Given]]:
     """A request as a position and orders (for serving dipsat behind the protocol)."""
-    from topology import standard
+    from topology import MapDataError, variant
 
     from ...values.notation import parse_given
 
-    board = standard()
+    try:
+        board = variant(str(data.get("map", "standard")))
+    except MapDataError as err:
+        raise ProtocolError(str(err)) from err
 
     def power_of(name: str) -> str:
         try:

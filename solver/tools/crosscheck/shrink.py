@@ -62,10 +62,10 @@ def case_text(
     """A case file: the position as set-up lines, the orders with dipsat's outcomes, and
     what the other engine said, as comments."""
     resolution = adjudicate(position, orders)
-    lines = [
-        f"case {case_id}: {title}",
-        f"# dipsat and {theirs} disagree; what differs (dipsat, {theirs}):",
-    ]
+    lines = [f"case {case_id}: {title}"]
+    if position.map.name != "standard":
+        lines.append(f"variant: {position.map.name}")
+    lines.append(f"# dipsat and {theirs} disagree; what differs (dipsat, {theirs}):")
     lines += [f"#   {key}: {a} / {b}" for key, (a, b) in found.items()]
     for unit in position.units:
         lines.append(f"{unit.power} owns {position.name(unit)}")
