@@ -622,3 +622,98 @@ def test_copy_of_standard_loads(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(MapDataError, match="cannot read"):
         load_board(tmp_path / "nope.toml")
+
+
+def line_of(text: str, anchor: str, key: str) -> int:
+    """The line of the first ``key = ...`` line at or after the line holding ``anchor``."""
+    lines = text.splitlines()
+    start = next(n for n, line in enumerate(lines) if anchor in line)
+    return next(n for n in range(start, len(lines)) if lines[n].startswith(f"{key} ")) + 1
+
+
+TOP = 'name = "standard"'
+
+
+@pytest.mark.parametrize(
+    ("text", "anchor", "key", "fragment"),
+    [
+        (TEXT.replace("victory = 18", "victory = 40"), TOP, "victory", "from 1 to 34"),
+        (TEXT.replace(TOP, f'{TOP}\nbuilds = "everywhere"'), TOP, "builds", "'everywhere'"),
+        (TEXT.replace(TOP, f"{TOP}\nstart_year = 0"), TOP, "start_year", "at least 1"),
+        (TEXT.replace(TOP, f'{TOP}\ndrawing = "nope.toml"'), TOP, "drawing", "does not exist"),
+        (TEXT.replace(TOP, f"{TOP}\nvictroy = 18"), TOP, "victroy", "unknown keys"),
+        (
+            broken("bul", 'ec = ["bla", "con", "rum"]', "ec = []"),
+            'code = "bul"',
+            "coasts",
+            "no fleet neighbour",
+        ),
+        (
+            broken("alb", 'fleet = ["adr", "gre", "ion", "tri"]', "fleet = []"),
+            'code = "alb"',
+            "fleet",
+            'its kind is "land"',
+        ),
+        (
+            broken("kie", 'army = ["ber", "den",', 'army = ["den",'),
+            'code = "kie"',
+            "army",
+            "'ber' lists 'kie'",
+        ),
+        (TEXT.replace('"A bud"', '"F bud"'), "[powers.Austria]", "start", "a fleet needs"),
+        (TEXT.replace('"A vie"', '"A tri"'), "[powers.Austria]", "start", "two units start"),
+        (
+            TEXT.replace('home = ["bud", "tri", "vie"]', 'home = ["bud", "tri", "tyr"]'),
+            "[powers.Austria]",
+            "home",
+            "'tyr' is not a supply centre",
+        ),
+        (
+            TEXT.replace('home = ["edi", "lon", "lvp"]', 'home = ["edi", "lon", "vie"]'),
+            "[powers.England]",
+            "home",
+            "also a home centre of Austria",
+        ),
+    ],
+    ids=[
+        "victory-beyond-the-centres",
+        "unknown-build-rule",
+        "year-zero",
+        "drawing-missing",
+        "unknown-top-key",
+        "coast-without-fleet-link",
+        "coast-province-without-fleet-link",
+        "asymmetric-army-border",
+        "start-unit-on-wrong-terrain",
+        "two-start-units-in-one-province",
+        "home-centre-not-a-centre",
+        "home-centre-of-two-powers",
+    ],
+)
+def test_a_fault_names_the_file_and_line_of_its_key(
+    tmp_path: Path, text: str, anchor: str, key: str, fragment: str
+) -> None:
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MapDataError) as info:
+        load_board(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{line_of(text, anchor, key)}: "), message
+    assert fragment in message
+
+
+def test_the_variant_keys_reach_the_board(tmp_path: Path) -> None:
+    text = TEXT.replace("victory = 18", 'victory = 20\nbuilds = "anywhere"\nstart_year = 1')
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    board = load_board(path)
+    assert (board.victory, board.builds.value, board.start_year) == (20, "anywhere", 1)
+    assert board.origin == path.resolve() and board.drawing is None
+    plain = load_board(_write(tmp_path / "plain.toml", re.sub(r"(?m)^victory = .*$", "", TEXT)))
+    assert plain.victory == 18  # more than half of the 34 centres, by default
+    assert (plain.builds.value, plain.start_year) == ("home", 1901)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
