@@ -104,6 +104,8 @@ class Case:
     after: tuple[Unit, ...] | None = None
     after_boards: tuple[str, ...] | None = None  # multiverse: the boards expected, 'b@1'
     after_retreating: tuple[Unit, ...] | None = None  # multiverse: units owing a retreat
+    after_centres: tuple[tuple[str, str], ...] | None = None  # (centre, owner) at the end
+    after_solo: str | None = None  # the power expected to have won, or "" for no one
 
     @property
     def multiverse(self) -> bool:
@@ -161,6 +163,8 @@ class _Draft:
     after: list[Unit] | None = None  # the units expected after the last phase
     after_boards: tuple[str, ...] | None = None
     after_retreating: list[Unit] = field(default_factory=list)
+    after_centres: dict[str, tuple[str, int]] | None = None
+    after_solo: str | None = None
     revising: bool = False
 
     @property
@@ -404,7 +408,17 @@ class _Reader:
         self, draft: _Draft, number: int, line: str, stripped: str, owns: re.Match[str] | None
     ) -> None:
         """A line of the AFTER section: units (with 'retreating' and coordinates in a
-        multiverse) and, in a multiverse, 'boards: a@0 a@1 b@1'."""
+        multiverse) and, in a multiverse, 'boards: a@0 a@1 b@1'; on one board, centres
+        ('France owns SC Paris': the owners of all centres at the end are those listed)
+        and 'solo: France' (or 'solo: none')."""
+        solo = re.match(r"^solo\s*:\s*(.*)$", stripped)
+        if solo and not draft.multiverse:
+            name = solo.group(1).strip()
+            if not name:
+                column = _column_after(line, ":")
+                raise self.fail(number, "expected a power or 'none' after 'solo:'", column)
+            draft.after_solo = "" if name.lower() == "none" else self.power(number, line, name)
+            return
         boards = re.match(r"^boards\s*:\s*(.*)$", stripped)
         if boards and draft.multiverse:
             names = tuple(sorted(boards.group(1).split()))
@@ -421,7 +435,21 @@ class _Reader:
             raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
         unit = self.owned(number, line, owns, coordinates=draft.multiverse)
         if not isinstance(unit, Unit):
-            raise self.fail(number, "expected a unit, not a centre, after AFTER")
+            if draft.multiverse:
+                raise self.fail(number, "expected a unit, not a centre, after AFTER")
+            centre, power = unit
+            if draft.after_centres is None:
+                draft.after_centres = {}
+            if centre in draft.after_centres:
+                earlier = draft.after_centres[centre][1]
+                name = self.board.province(centre).name
+                raise self.fail(
+                    number,
+                    f"{name} is owned twice (also on line {earlier})",
+                    _column_after(line, "owns"),
+                )
+            draft.after_centres[centre] = (power, number)
+            return
         if owns.group(2) and not draft.multiverse:
             raise self.fail(number, "'retreating' units are listed only in a multiverse case")
         assert draft.after is not None  # line() reads AFTER lines only after AFTER
@@ -571,6 +599,10 @@ class _Reader:
             after,
             draft.after_boards,
             retreating if draft.multiverse else None,
+            None
+            if draft.after_centres is None
+            else tuple(sorted((c, p) for c, (p, _) in draft.after_centres.items())),
+            draft.after_solo,
         )
 
 

@@ -9,14 +9,15 @@ from typing import Any
 from topology import Board
 
 from ..checker.equations import check_resolution
-from ..cycle.game import Game, Played
+from ..cycle.game import Game, OneBoard, Played
 from ..errors import DipsatError
 from ..formats.cases import Block, Case
 from ..formats.rulebooks import rule_book
 from ..multiverse.state import Multiverse
+from ..values.calendar import game_status
 from ..values.orders import Names
 from ..values.outcomes import Outcome
-from ..values.position import Unit
+from ..values.position import Position, Unit
 from ..values.resolution import Resolution
 from ..values.rules import RuleBook, StepScope
 
@@ -200,6 +201,8 @@ def _compare_after(case: Case, game: Game) -> list[Failure]:
             failures.append(
                 Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(boards))
             )
+    if isinstance(game, OneBoard):
+        failures += _compare_centres(case, game.position)
     names = game.names
     for label, expected, units in (
         ("AFTER", case.after, game.standing()),
@@ -211,6 +214,29 @@ def _compare_after(case: Case, game: Game) -> list[Failure]:
                 Failure(case.id, label, _describe(expected, names), _describe(got, names))
             )
     return failures
+
+
+def _compare_centres(case: Case, position: Position) -> list[Failure]:
+    """The owners of the centres and the winner at the end, where the case states them."""
+    failures = []
+    board = position.map
+    if case.after_centres is not None and position.centres != case.after_centres:
+        failures.append(
+            Failure(
+                case.id,
+                "AFTER centres",
+                _owners(board, case.after_centres),
+                _owners(board, position.centres),
+            )
+        )
+    solo = game_status(position).solo or ""
+    if case.after_solo is not None and solo != case.after_solo:
+        failures.append(Failure(case.id, "AFTER solo", case.after_solo or "none", solo or "none"))
+    return failures
+
+
+def _owners(board: Board, centres: Iterable[tuple[str, str]]) -> str:
+    return "; ".join(f"{p} {board.province(c).name}" for c, p in centres) or "none"
 
 
 def _describe(units: Iterable[Unit], names: Names) -> str:
