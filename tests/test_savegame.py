@@ -421,3 +421,40 @@ def test_the_command_line_reports_a_bad_save_file(tmp_path):
     result = dipsat("game", "order", str(path), "England: F LON H")
     assert (result.exit_code, result.stderr.startswith(f"{path}:1:")) == (2, True)
     assert path.read_text() == '{"format": "dipsat-game", "version": 1,'
+
+
+def test_a_game_on_a_variant_keeps_its_board_through_a_year(tmp_path):
+    """A game on the hand-written isthmus board: a year played, saved and read back on the
+    same board (its file kept in the save), the solo reported when North takes three."""
+    from topology import variant
+
+    board = variant(str(ROOT / "cases/variants/isthmus.toml"))
+    game = new_game("2025", board)
+    assert str(game.position.phase) == "Spring 1 movement"
+    for orders in (["North: F Northport - Isthmus"], ["North: F Isthmus(nc) H"]):
+        game, problems = game.submit(orders)
+        assert problems == []
+        game = adjudicate_game(game)
+    assert str(game.position.phase) == "Winter 1 adjustment"  # North owns Isthmus: a build
+    path = tmp_path / "isthmus.json"
+    save(game, path)
+    data = json.loads(path.read_text())
+    assert data["board"] == str(board.origin)
+    again = load(path)
+    assert again == game and again.position.map is board
+    game, _ = again.submit(["North: Build A Northport"])
+    game, lines = game.adjudicated()
+    assert lines[-1] == "now Spring 2 movement"
+    game, _ = game.submit(["North: A Northport - Highlands"])
+    game = adjudicate_game(adjudicate_game(game))  # spring, then fall: Highlands is taken
+    assert game.lines()[0].startswith("isthmus: ")
+    assert "North has won: 3 centres of 3 needed" in game.lines()
+
+
+def test_a_saved_board_that_cannot_be_found_is_refused(tmp_path):
+    path = tmp_path / "lost.json"
+    save(new_game("2025"), path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "board": "atlantis"}))
+    with pytest.raises(SaveFileError, match="board: unknown variant 'atlantis'"):
+        load(path)

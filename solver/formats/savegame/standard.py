@@ -20,6 +20,7 @@ from typing import Any
 from topology import Board
 
 from ...errors import DipsatError
+from ...values.calendar import game_status, owned_centres
 from ...values.notation import parse_given
 from ...values.orders import (
     Build,
@@ -91,17 +92,30 @@ class SavedGame:
         for r in past.outcomes:
             reason = f" ({r.reason})" if r.reason else ""
             lines.append(f"  {r.order}: {r.result}{reason}")
-        return game, [*lines, f"now {game.position.phase}"]
+        return game, [*lines, f"now {game.position.phase}", *_won(game.position)]
 
     def lines(self) -> list[str]:
-        """The phase, the units and centres, and the orders submitted so far."""
+        """The board (if not the standard one), the phase, the units and centres, who has
+        won, and the orders submitted so far."""
         position = self.position
         played = len(self.history)
-        head = f"{position.phase} (rules {self.rules.name}, phases played: {played})"
-        return [head, *position_lines(position), *(f"order: {g}" for g in self.orders)]
+        board = position.map
+        on = "" if board.name == "standard" else f"{board.name}: "
+        head = f"{on}{position.phase} (rules {self.rules.name}, phases played: {played})"
+        orders = (f"order: {g}" for g in self.orders)
+        return [head, *position_lines(position), *_won(position), *orders]
 
     def to_json(self) -> dict[str, Any]:
         return _game_json(self)
+
+
+def _won(position: Position) -> list[str]:
+    """'France has won: 18 centres of 18 needed', when a power has."""
+    solo = game_status(position).solo
+    if solo is None:
+        return []
+    owned = len(owned_centres(position, solo))
+    return [f"{solo} has won: {owned} centres of {position.map.victory} needed"]
 
 
 STANDARD_START = Position.opening()  # a multiverse starts here, on its first board
