@@ -660,7 +660,12 @@ TOP = 'name = "standard"'
             "army",
             "'ber' lists 'kie'",
         ),
-        (TEXT.replace('"A bud"', '"F bud"'), "[powers.Austria]", "start", "a fleet needs"),
+        (
+            TEXT.replace('"A bud"', '"F bud"'),
+            "[powers.Austria]",
+            "start",
+            "a fleet cannot stand inland, in Budapest",
+        ),
         (TEXT.replace('"A vie"', '"A tri"'), "[powers.Austria]", "start", "two units start"),
         (
             TEXT.replace('home = ["bud", "tri", "vie"]', 'home = ["bud", "tri", "tyr"]'),

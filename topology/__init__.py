@@ -12,7 +12,16 @@ from .board import Board
 from .layout import Layout, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
-from .places import COASTS, BuildSites, Kind, Location, Power, Province, UnitType
+from .places import (
+    COASTS,
+    BuildSites,
+    Kind,
+    Location,
+    Power,
+    Province,
+    UnitType,
+    standing_problem,
+)
 from .variants import variant, variant_names
 from .view import BoardView
 
@@ -37,6 +46,7 @@ __all__ = [
     "normalize",
     "standard",
     "standard_layout",
+    "standing_problem",
     "variant",
     "variant_names",
 ]

@@ -15,7 +15,16 @@ from typing import Any
 
 from .board import Board
 from .names import normalize
-from .places import COASTS, BuildSites, Kind, Location, Power, Province, UnitType
+from .places import (
+    COASTS,
+    BuildSites,
+    Kind,
+    Location,
+    Power,
+    Province,
+    UnitType,
+    standing_problem,
+)
 
 STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 """The standard map shipped with the package."""
@@ -440,12 +449,9 @@ class _Builder:
         code, _, coast = token.partition("/")
         if code not in tables:
             raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province", "start")
-        terrain, coasts = Kind(tables[code]["kind"]), tables[code].get("coasts", {})
-        if kind == "A" and (terrain is Kind.SEA or coast):
-            raise self.fail(where, f"`start` unit {text!r}: an army cannot stand there", "start")
-        if kind == "F" and (
-            terrain is Kind.LAND or bool(coasts) != bool(coast) or (coast and coast not in coasts)
-        ):
-            need = f"one of its coasts {sorted(coasts)}" if coasts else "a place by the sea"
-            raise self.fail(where, f"`start` unit {text!r}: a fleet needs {need}", "start")
+        t = tables[code]
+        province = Province(code, t["name"], Kind(t["kind"]), coasts=tuple(t.get("coasts", {})))
+        problem = standing_problem(province, UnitType(kind), coast or None)
+        if problem is not None:
+            raise self.fail(where, f"`start` unit {text!r}: {problem}", "start")
         return UnitType(kind), Location(code, coast or None)

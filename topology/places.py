@@ -105,3 +105,24 @@ class Power:
     aliases: tuple[str, ...]
     home: tuple[str, ...]
     start: tuple[tuple[UnitType, Location], ...] = ()
+
+
+def standing_problem(province: Province, unit: UnitType, coast: str | None) -> str | None:
+    """Why a unit of that type cannot stand there (None if it can)."""
+    if unit is UnitType.ARMY:
+        if province.kind is Kind.SEA:
+            return f"an army cannot stand at sea, in {province.name}"
+        if coast is not None:
+            return f"an army stands in {province.name}, not on its {coast} coast"
+        return None
+    if province.kind is Kind.LAND:
+        return f"a fleet cannot stand inland, in {province.name}"
+    if province.coasts and coast is None:
+        return (
+            f"a fleet in {province.name} stands on one of its coasts ({', '.join(province.coasts)})"
+        )
+    if coast is not None and coast not in province.coasts:
+        if not province.coasts:
+            return f"{province.name} has no separate coasts, so no {coast} coast"
+        return f"{province.name} has no {coast} coast ({', '.join(province.coasts)})"
+    return None

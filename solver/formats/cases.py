@@ -26,6 +26,7 @@ from topology import (
     UnitType,
     UnknownNameError,
     standard,
+    standing_problem,
     variant,
 )
 
@@ -41,7 +42,6 @@ from ..values.position import (
     Season,
     Unit,
     opening_phase,
-    standing_problem,
 )
 
 MAX_CASE_FILE_BYTES = 4_000_000

@@ -8,7 +8,14 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from topology import Board, BoardView, Kind, Location, Province, UnitType, UnknownNameError
+from topology import (
+    Board,
+    BoardView,
+    Location,
+    UnitType,
+    UnknownNameError,
+    standing_problem,
+)
 
 from ..errors import DipsatError, PositionError
 from .orders import CODES, Names
@@ -294,27 +301,6 @@ class Position:
 
 def _home_centres(board: Board) -> Centres:
     return tuple((code, power) for power in board.powers for code in board.home_centres(power))
-
-
-def standing_problem(province: Province, unit: UnitType, coast: str | None) -> str | None:
-    """Why a unit of that type cannot stand there (None if it can)."""
-    if unit is UnitType.ARMY:
-        if province.kind is Kind.SEA:
-            return f"an army cannot stand at sea, in {province.name}"
-        if coast is not None:
-            return f"an army stands in {province.name}, not on its {coast} coast"
-        return None
-    if province.kind is Kind.LAND:
-        return f"a fleet cannot stand inland, in {province.name}"
-    if province.coasts and coast is None:
-        return (
-            f"a fleet in {province.name} stands on one of its coasts ({', '.join(province.coasts)})"
-        )
-    if coast is not None and coast not in province.coasts:
-        if not province.coasts:
-            return f"{province.name} has no separate coasts, so no {coast} coast"
-        return f"{province.name} has no {coast} coast ({', '.join(province.coasts)})"
-    return None
 
 
 def _check_units(board: BoardView, units: Iterable[Unit]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from topology import AmbiguousNameError, Board, Location, UnknownNameError
+from topology import AmbiguousNameError, Board, Location, UnknownNameError, standing_problem
 
 from ..errors import DipsatError, OrderSyntaxError, PositionError
 from .notation import parse_given
@@ -26,7 +26,6 @@ from .position import (
     Unit,
     _home_centres,
     opening_phase,
-    standing_problem,
 )
 
 _LINE = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<body>.*?)\s*$")
