@@ -177,16 +177,21 @@ POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
 
 
 def named_rules(rules: str | RuleBook) -> RuleBook:
-    """A rule book itself, or the edition or preset of that name.
+    """A rule book itself, or the edition or preset of that name (`solver.rule_book` also
+    reads rule-book files).
 
     Raises:
-        DipsatError: no rule book has that name (the message lists those that do).
+        DipsatError: `rules` is neither, or no rule book has that name (the message lists
+            those that do).
     """
     if isinstance(rules, RuleBook):
         return rules
+    names, files = ", ".join(RULE_BOOKS), "; solver.rule_book reads a rule-book file"
+    if not isinstance(rules, str):
+        raise DipsatError(f"expected a rule book or its name ({names}), found {rules!r:.60}{files}")
     book = RULE_BOOKS.get(rules)
     if book is None:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
+        raise DipsatError(f"unknown rule book {rules!r}; known: {names}{files}")
     return book
 
 
