@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .cycle.game import advance
-from .errors import DipsatError, IllegalOrderError
+from .errors import IllegalOrderError, expect_type
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
@@ -47,8 +47,10 @@ def parse_orders(
     Raises:
         OrderSyntaxError: a line that cannot be read (with its line and column).
         IllegalOrderError: with `strict`, an illegal order (with its line and reason).
-        DipsatError: no rule book of that name.
+        DipsatError: an argument of the wrong type, or no rule book of that name.
     """
+    expect_type("text", text, str, "the orders as text")
+    expect_type("position", position, Position, "a Position")
     book = rule_book(rules, files=False)
     lines = read_order_lines(text, position.map, position.phase.kind.value)
     found = [given for _, _, given in lines]
@@ -75,16 +77,17 @@ def _illegal(orders: list[Given], position: Position, rules: RuleBook) -> list[I
 
 def _orders(orders: Orders, position: Position) -> list[Given]:
     """The orders as values (see `Orders`), read against the position."""
+    expect_type("position", position, Position, "a Position")
     if isinstance(orders, str):
         return parse_orders(orders, position)
+    expect_type("orders", orders, Iterable, "the orders as text or a list of orders")
     found: list[Given] = []
     for order in orders:
         if isinstance(order, str):
             found += parse_orders(order, position)
-        elif isinstance(order, Given):
-            found.append(order)
         else:
-            raise DipsatError(f"expected an order (a Given) or its text, found {order!r:.60}")
+            expect_type("orders", order, Given, "an order (a Given) or its text")
+            found.append(order)
     return found
 
 
@@ -121,6 +124,7 @@ def read_cases(path: str | Path) -> list[Case]:
 def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     """Adjudicate a case and compare every expectation it states (under the edition the
     case states, or `rules`); the independent checker verifies each resolution too."""
+    expect_type("case", case, Case, "a Case (from read_cases)")
     return run_case(case, None if rules is None else rule_book(rules, files=False))
 
 

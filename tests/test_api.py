@@ -168,6 +168,31 @@ def test_a_multiverse_step_points_to_rule_book_for_rule_book_files():
         mv.step("", "mine.toml")
 
 
+OPENING = solver.Position.opening()
+WRONG_ARGUMENTS = [
+    # (a call with an argument of the wrong type, the start of its message)
+    (lambda: solver.adjudicate("England: F London", ""), "position: expected a Position, "),
+    (lambda: solver.adjudicate(OPENING, 42), "orders: expected the orders as text or a list"),
+    (lambda: solver.adjudicate(OPENING, [42]), "orders: expected an order (a Given) or its"),
+    (lambda: solver.explore(OPENING, OPENING), "orders: expected the orders as text or a list"),
+    (lambda: solver.explore(None, ""), "position: expected a Position, found NoneType"),
+    (lambda: solver.parse_orders(OPENING, ""), "text: expected the orders as text, found Pos"),
+    (lambda: solver.parse_orders("", "S1901M"), "position: expected a Position, found str"),
+    (lambda: solver.check("6.A.1"), "case: expected a Case (from read_cases), found str"),
+    (lambda: solver.Position.parse(OPENING), "text: expected the position as text, found Pos"),
+    (lambda: solver.Position.parse("", phase=1901), "phase: expected a Phase or its text"),
+    (lambda: solver.Position.parse("", board="standard"), "board: expected a Board such as"),
+    (lambda: solver.Multiverse.start("Spring 1901"), "position: expected a Position, found str"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), WRONG_ARGUMENTS)
+def test_an_argument_of_the_wrong_type_is_refused_naming_the_parameter(call, message):
+    with pytest.raises(solver.DipsatError) as caught:
+        call()
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
 def test_every_phase_goes_through_the_one_entry_point():
     """A game's cycle played through solver.adjudicate alone: movement, retreats,
     adjustments, with the resolution kind of each."""

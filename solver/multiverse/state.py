@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from topology import Board, Location
 
+from ..errors import expect_type
 from ..values.calendar import game_status
 from ..values.decisions import Decision
 from ..values.notation import parse_given
@@ -149,6 +150,7 @@ class Multiverse:
     @classmethod
     def start(cls, position: Position) -> Multiverse:
         """A single timeline 'a' whose only board holds the given position."""
+        expect_type("position", position, Position, "a Position")
         return cls((MBoard(0, board_turn(position.phase), position),), ((0, None),))
 
     def board(self, key: BoardKey) -> MBoard | None:

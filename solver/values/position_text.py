@@ -16,7 +16,7 @@ import re
 
 from topology import AmbiguousNameError, Board, Location, UnknownNameError
 
-from ..errors import DipsatError, OrderSyntaxError, PositionError
+from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
 from .notation import parse_given
 from .orders import Hold
 from .position import (
@@ -173,7 +173,15 @@ def _parts(body: str, column: int) -> list[tuple[str, int]]:
 
 
 def read_position(text: str, board: Board, phase: Phase | None = None) -> Position:
-    """See `Position.parse`."""
+    """See `Position.parse`.
+
+    Raises:
+        PositionError: as `Position.parse` says.
+        DipsatError: an argument of the wrong type.
+    """
+    expect_type("text", text, str, "the position as text")
+    expect_type("phase", phase, (Phase, type(None)), "a Phase or its text such as 'F1901M'")
+    expect_type("board", board, Board, "a Board such as solver.standard()")
     reader = _Reader(board)
     lines = [(n, line.split("#", 1)[0]) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line.strip()]
