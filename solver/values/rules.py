@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, fields, replace
 from typing import Any, get_type_hints
 
-from ..errors import CaseFormatError, DipsatError
+from ..errors import CaseFormatError, DipsatError, expect_type
 
 
 class MultiRoute(enum.Enum):
@@ -138,7 +138,25 @@ class RuleBook:
     repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
     victory: Victory = Victory.ANY_HEAD
 
+    def __post_init__(self) -> None:
+        """Each policy as its type: an option's name becomes the option (`"all-hold"` for
+        `ConvoyParadox.ALL_HOLD`); anything else is refused.
 
+        Raises:
+            DipsatError: naming the policy and the values it takes.
+        """
+        expect_type("name", self.name, str, "the rule book's name as text")
+        for name, kind in _KINDS.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                object.__setattr__(self, name, _policy(name, value))
+
+
+POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
+_KINDS: dict[str, Any] = {
+    name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
+}
+"""Each policy's type: bool, or the enum of its options."""
 DATC_2025 = RuleBook("2025")
 _OLD = RuleBook(
     "old", retreat_to_convoy_origin=False, civil_disorder=CivilDisorder.HOME_CENTRES
@@ -173,7 +191,6 @@ WEBDIPLOMACY = RuleBook(
     civil_disorder=CivilDisorder.HOME_CENTRES,
 )
 RULE_BOOKS = {**EDITIONS, "webdiplomacy": WEBDIPLOMACY}
-POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
 
 
 def named_rules(rules: str | RuleBook) -> RuleBook:
@@ -233,20 +250,24 @@ def policy_value(name: str, value: object, where: str) -> Any:
     Raises:
         CaseFormatError: the value is not one the policy takes.
     """
+    try:
+        return _policy(name, value)
+    except DipsatError as err:
+        raise CaseFormatError(str(err), where) from None
+
+
+def _policy(name: str, value: object) -> Any:
+    """A policy's value from true/false or an option's name.
+
+    Raises:
+        DipsatError: the value is not one the policy takes.
+    """
     kind = _KINDS[name]
     if kind is bool:
         if not isinstance(value, bool):
-            raise CaseFormatError(f"{name}: expected true or false, found {value!r}", where)
+            raise DipsatError(f"{name}: expected true or false, found {value!r:.60}")
         return value
     choices = [m.value for m in kind]
     if value not in choices:
-        raise CaseFormatError(
-            f"{name}: expected one of {', '.join(choices)}, found {value!r}", where
-        )
+        raise DipsatError(f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}")
     return kind(value)
-
-
-_KINDS: dict[str, Any] = {
-    name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
-}
-"""Each policy's type: bool, or the enum of its options."""
