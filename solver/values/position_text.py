@@ -17,8 +17,7 @@ import re
 from topology import AmbiguousNameError, Board, Location, UnknownNameError
 
 from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
-from .notation import parse_given
-from .orders import Hold
+from .notation import parse_unit
 from .position import (
     DislodgedUnit,
     Phase,
@@ -86,17 +85,17 @@ class _Reader:
 
     def unit(self, text: str, power: str, number: int, column: int) -> Unit:
         try:
-            order = parse_given(text, self.board).order
+            ref = parse_unit(text, self.board)
         except OrderSyntaxError as err:
             raise PositionError(err.message, number, column + err.column - 1) from None
-        if not isinstance(order, Hold) or order.unit.type is None:
+        if ref.type is None:
             raise PositionError(
                 f"expected a unit such as 'A Paris', found {text!r}", number, column
             )
-        place = order.unit.place
+        place = ref.place
         if place.timeline is not None or place.turn is not None:
             raise PositionError("a position is one board: no timelines or turns", number, column)
-        unit = Unit(Location(place.province, place.coast), order.unit.type, power)
+        unit = Unit(Location(place.province, place.coast), ref.type, power)
         province = self.board.province(place.province)
         problem = standing_problem(province, unit.type, place.coast)
         if problem is not None:
