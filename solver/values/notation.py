@@ -603,11 +603,6 @@ def parse_unit(text: str, board: Board) -> UnitRef:
 _HEADER = re.compile(r"^\s*(?P<power>[^\W\d_][\w .'-]*?)\s*:\s*$")
 
 
-def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given]:
-    """The orders of a text (see `read_order_lines`)."""
-    return [given for _, _, given in read_order_lines(text, board, phase)]
-
-
 def read_order_lines(
     text: str, board: Board, phase: str | None = None
 ) -> list[tuple[int, str, Given]]:
