@@ -18,7 +18,7 @@ from solver.formats.rulebooks import rule_book
 from solver.tools.compare import compare
 from solver.tools.conformance import run_case
 from solver.tools.explore import explore
-from solver.values.rules import EDITIONS, ConvoyParadox, RuleBook, WrongCoast
+from solver.values.rules import EDITIONS, RULE_BOOKS, ConvoyParadox, RuleBook, WrongCoast
 
 DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
@@ -106,6 +106,13 @@ def test_a_bad_rule_book_file_names_the_file_and_what_was_expected(tmp_path, tex
     with pytest.raises(DipsatError) as caught:
         rule_book(str(bad))
     assert str(caught.value).startswith(f"{bad}{message}"), str(caught.value)
+
+
+def test_the_named_rule_books_cannot_be_changed():
+    for named in (EDITIONS, RULE_BOOKS):
+        with pytest.raises(TypeError):
+            named["2025"] = RuleBook("mine")  # type: ignore[index]
+    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 1
 
 
 def test_a_rule_book_made_in_code_reads_an_option_s_name_as_the_option():

@@ -15,7 +15,9 @@ Every policy is explained, with the cases that show it, in docs/rules.md.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any, get_type_hints
 
 from ..errors import CaseFormatError, DipsatError, expect_type
@@ -161,36 +163,38 @@ DATC_2025 = RuleBook("2025")
 _OLD = RuleBook(
     "old", retreat_to_convoy_origin=False, civil_disorder=CivilDisorder.HOME_CENTRES
 )  # what the editions before 2023 share
-EDITIONS: dict[str, RuleBook] = {
-    "1971": replace(
-        _OLD,
-        name="1971",
-        multi_route=MultiRoute.ANY_ROUTE,
-        convoy_cut=ConvoyCut.RULE_1971,
-        convoy_paradox=ConvoyParadox.NONE,
-        convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
-    ),
-    "1982": replace(
-        _OLD, name="1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE
-    ),
-    "2000": replace(
-        _OLD, name="2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE
-    ),
-    "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
-    "2025": DATC_2025,
-    "dptg": replace(
-        _OLD,
-        name="dptg",
-        convoy_paradox=ConvoyParadox.DPTG,
-        convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
-    ),
-}
+EDITIONS: Mapping[str, RuleBook] = MappingProxyType(
+    {
+        "1971": replace(
+            _OLD,
+            name="1971",
+            multi_route=MultiRoute.ANY_ROUTE,
+            convoy_cut=ConvoyCut.RULE_1971,
+            convoy_paradox=ConvoyParadox.NONE,
+            convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
+        ),
+        "1982": replace(
+            _OLD, name="1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE
+        ),
+        "2000": replace(
+            _OLD, name="2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE
+        ),
+        "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
+        "2025": DATC_2025,
+        "dptg": replace(
+            _OLD,
+            name="dptg",
+            convoy_paradox=ConvoyParadox.DPTG,
+            convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
+        ),
+    }
+)
 WEBDIPLOMACY = RuleBook(
     "webdiplomacy",
     convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
     civil_disorder=CivilDisorder.HOME_CENTRES,
 )
-RULE_BOOKS = {**EDITIONS, "webdiplomacy": WEBDIPLOMACY}
+RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType({**EDITIONS, "webdiplomacy": WEBDIPLOMACY})
 
 
 def named_rules(rules: str | RuleBook) -> RuleBook:
