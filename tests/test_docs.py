@@ -1,14 +1,18 @@
-"""Every example in docs/api.md and in the README's Python section runs, with the output
-the page shows."""
+"""Every example in docs/api.md, in the README's Python section and in the docstring of
+`solver` runs, with the output the page shows; docs/api.md's reference lists the API."""
 
 from __future__ import annotations
 
 import doctest
+import re
 
 import pytest
 from conftest import ROOT
 
+import solver
+
 PAGES = ["docs/api.md", "README.md"]
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -17,8 +21,22 @@ def test_the_examples_of_the_page_run_as_written(page, monkeypatch):
     failures, tried = doctest.testfile(
         str(ROOT / page),
         module_relative=False,
-        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        optionflags=FLAGS,
         verbose=False,
     )
     assert tried > 0, f"{page} shows no Python examples"
     assert failures == 0
+
+
+def test_the_examples_of_the_package_docstring_run_as_written():
+    failures, tried = doctest.testmod(solver, optionflags=FLAGS, verbose=False)
+    assert tried > 0 and failures == 0
+
+
+def test_the_reference_lists_every_name_import_solver_gives_once():
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    reference = page.split("## Reference: what `import solver` gives", 1)[1].split("\n## ")[0]
+    listed = re.findall(r"^- `(\w+)", reference, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(solver.__all__)
+    for method in ("Position.derive(", "Position.cached(", "rule_book("):
+        assert f"`{method}" in reference, method

@@ -1,7 +1,8 @@
 """Dependencies point one way, and the folders show the layers:
 
     topology <- values <- judge <- game cycle <- multiverse <- formats <- tools <- CLI
-                       \\- checker (values only)        render (values, beside the rest)
+                       \\- checker (values only)
+    render beside them: values, formats and multiverse.state; tools import it
 
 Read from the source (the import statements, lazy ones inside functions included), so a new
 import against the direction fails here before it can make a cycle."""
