@@ -8,10 +8,16 @@
     ... ''')
     >>> print(result.outcomes[0])
     Germany: A Munich - Burgundy: fails (bounced by A Paris)
+    >>> result.after.phase.code
+    'F1901M'
+    >>> solver.adjudicate(opening, "", rules="1982").rules is solver.RULE_BOOKS["1982"]
+    True
 
 Values (positions, orders, rule books, outcomes, resolutions) are immutable and carry the
-board they are on; `adjudicate`, `explore`, `parse_orders`, `read_cases` and `check` are
-pure functions of them; a `Multiverse` steps 5D Diplomacy.  docs/api.md is the tour.
+board they are on; `adjudicate`, `explore`, `parse_orders` and `check` are pure functions of
+them, under a rule book given as a value or by name (`rule_book` also reads one from a
+file); `read_cases` reads case files; a `Multiverse` steps 5D Diplomacy.  docs/api.md is the
+tour, and its reference lists every name.
 """
 
 from topology import Board, Kind, Location, UnitType, load_board, standard

@@ -2,7 +2,8 @@
 out the resolutions of its paradoxes, read case files and check them.
 
 Each takes values and returns values; a rule book is given as a `RuleBook` or by the name
-of an edition or preset (`solver.RULE_BOOKS`).  See docs/api.md for a tour.
+of an edition or preset (`solver.RULE_BOOKS`); `solver.rule_book` reads one from a file.
+See docs/api.md for a tour.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .cycle.game import advance
-from .errors import DipsatError, IllegalOrderError
+from .errors import IllegalOrderError, expect_type
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
+from .formats.rulebooks import rule_book
 from .judge.legality import Status, analyse
 from .tools.conformance import CaseResult, run_case
 from .tools.explore import CoreReport
@@ -23,59 +25,69 @@ from .values.orders import Given
 from .values.outcomes import Illegal, Result
 from .values.position import PhaseKind, Position
 from .values.resolution import PhaseResolution
-from .values.rules import RuleBook, named_rules
+from .values.rules import RuleBook
 
 Orders = str | Iterable[str | Given]
 """Orders as text (one per line, as `parse_orders` reads it) or as a sequence of orders,
 each a `Given` or one line of text."""
 
 
-def parse_orders(text: str, position: Position, *, strict: bool = False) -> list[Given]:
+def parse_orders(
+    text: str, position: Position, *, strict: bool = False, rules: str | RuleBook = "2025"
+) -> list[Given]:
     """The orders of a text, one per line, in any notation dipsat reads, their places read
     against the position's board (and a move read as a retreat in a retreat phase).
 
     A line 'England: F London - North Sea' gives its power; a line holding only
     'England:' gives the power of the lines below it.  With `strict`, an order that is
-    illegal in the position (no such unit, another power's unit, an impossible move) is an
-    error instead of an order the adjudicator ignores.
+    illegal in the position under the rule book (no such unit, another power's unit, an
+    impossible move, a coast its policies refuse) is an error instead of an order the
+    adjudicator ignores.
 
     Raises:
         OrderSyntaxError: a line that cannot be read (with its line and column).
         IllegalOrderError: with `strict`, an illegal order (with its line and reason).
+        DipsatError: an argument of the wrong type, or no rule book of that name.
     """
+    expect_type("text", text, str, "the orders as text")
+    expect_type("position", position, Position, "a Position")
+    book = rule_book(rules, files=False)
     lines = read_order_lines(text, position.map, position.phase.kind.value)
     found = [given for _, _, given in lines]
     if strict:
-        for (number, line, _), reason in zip(lines, _illegal(found, position), strict=True):
+        judged = _illegal(found, position, book)
+        for (number, line, _), reason in zip(lines, judged, strict=True):
             if reason is not None:
                 raise IllegalOrderError(reason.why, line, number, reason)
     return found
 
 
-def _illegal(orders: list[Given], position: Position) -> list[Illegal | None]:
-    """Why each order is illegal in the position (None for the legal ones)."""
+def _illegal(orders: list[Given], position: Position, rules: RuleBook) -> list[Illegal | None]:
+    """Why each order is illegal in the position under the rules (None for the legal ones)."""
     if position.phase.kind is PhaseKind.MOVEMENT:
         return [
             c.reason if c.status is Status.ILLEGAL and isinstance(c.reason, Illegal) else None
-            for c in analyse(position, orders).checked
+            for c in analyse(position, orders, rules).checked
         ]
     return [
         o.reason if o.result is Result.ILLEGAL and isinstance(o.reason, Illegal) else None
-        for o in advance(position, orders).outcomes
+        for o in advance(position, orders, rules).outcomes
     ]
 
 
 def _orders(orders: Orders, position: Position) -> list[Given]:
+    """The orders as values (see `Orders`), read against the position."""
+    expect_type("position", position, Position, "a Position")
     if isinstance(orders, str):
         return parse_orders(orders, position)
+    expect_type("orders", orders, Iterable, "the orders as text or a list of orders")
     found: list[Given] = []
     for order in orders:
         if isinstance(order, str):
             found += parse_orders(order, position)
-        elif isinstance(order, Given):
-            found.append(order)
         else:
-            raise DipsatError(f"expected an order (a Given) or its text, found {order!r:.60}")
+            expect_type("orders", order, Given, "an order (a Given) or its text")
+            found.append(order)
     return found
 
 
@@ -91,13 +103,13 @@ def adjudicate(
     Units without orders hold; dislodged units without orders disband; owed disbands
     not ordered go to civil disorder.
     """
-    return advance(position, _orders(orders, position), named_rules(rules))
+    return advance(position, _orders(orders, position), rule_book(rules, files=False))
 
 
 def explore(position: Position, orders: Orders, rules: str | RuleBook = "2025") -> list[CoreReport]:
     """Every paradox core of a movement phase with all its consistent resolutions, and
     which one each edition picks, and why."""
-    return _explore(position, _orders(orders, position), named_rules(rules))
+    return _explore(position, _orders(orders, position), rule_book(rules, files=False))
 
 
 def read_cases(path: str | Path) -> list[Case]:
@@ -112,7 +124,8 @@ def read_cases(path: str | Path) -> list[Case]:
 def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     """Adjudicate a case and compare every expectation it states (under the edition the
     case states, or `rules`); the independent checker verifies each resolution too."""
-    return run_case(case, None if rules is None else named_rules(rules))
+    expect_type("case", case, Case, "a Case (from read_cases)")
+    return run_case(case, None if rules is None else rule_book(rules, files=False))
 
 
 __all__ = [

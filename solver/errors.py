@@ -95,3 +95,13 @@ class SaveFileError(DipsatError):
         if not self.line:
             return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}:{self.column}: {self.message}"
+
+
+def expect_type(name: str, value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse an argument of the wrong type, naming the parameter and what it takes.
+
+    Raises:
+        DipsatError: `value` is not a `kind`.
+    """
+    if not isinstance(value, kind):
+        raise DipsatError(f"{name}: expected {what}, found {type(value).__name__} {value!r:.60}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import all_cases, table
+from conftest import DATA, all_cases, table
 
 import solver
 from solver.tools.crosscheck.generate import random_turn
@@ -106,6 +106,91 @@ def test_strict_orders_refuse_what_the_adjudicator_would_ignore():
     with pytest.raises(solver.OrderSyntaxError) as unreadable:
         solver.parse_orders("England:\nF London - Atlantis", position)
     assert (unreadable.value.line, unreadable.value.column) == (2, 12)
+
+
+def test_strict_orders_are_judged_under_the_rule_book_given():
+    """What is legal is a policy: 4.B.3 (an unreachable coast) in a movement phase, 4.A.5
+    (a retreat to a convoyed attacker's origin) in a retreat phase."""
+    movement = solver.Position.parse("France: F Gascony")
+    ignore_coast = solver.rule_book(str(DATA / "rulebooks" / "4B3-ignore-coast.toml"))
+    move = "France: F Gascony - Spain(sc)"
+    with pytest.raises(solver.IllegalOrderError, match="cannot reach Spain"):
+        solver.parse_orders(move, movement, strict=True)
+    assert solver.parse_orders(move, movement, strict=True, rules=ignore_coast)
+    retreat = solver.Position.parse(
+        "Spring 1901 retreat\nItaly dislodged: A Marseilles from Gascony by convoy"
+        "\nFrance: A Marseilles"
+    )
+    back = "Italy: A Marseilles - Gascony"
+    assert solver.parse_orders(back, retreat, strict=True)
+    with pytest.raises(solver.IllegalOrderError, match="cannot retreat to Gascony"):
+        solver.parse_orders(back, retreat, strict=True, rules="1982")
+
+
+def _with_rules(entry: str, rules: object) -> object:
+    """Call an entry point of the API with the rule book `rules`."""
+    opening = solver.Position.opening()
+    case = next(c for c in all_cases() if c.id == "6.A.1")
+    calls = {
+        "adjudicate": lambda: solver.adjudicate(opening, "", rules),
+        "explore": lambda: solver.explore(opening, "", rules),
+        "parse_orders": lambda: solver.parse_orders("", opening, rules=rules),
+        "check": lambda: solver.check(case, rules),
+        "Multiverse.step": lambda: solver.Multiverse.start(opening).step("", rules),
+    }
+    return calls[entry]()
+
+
+ENTRY_POINTS = ["adjudicate", "explore", "parse_orders", "check", "Multiverse.step"]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("dtpg", "unknown rule book 'dtpg'; known: 1971, "),
+        ("mine.toml", "unknown rule book 'mine.toml'; known: 1971, "),
+        (2025, "expected a rule book or its name (1971, "),
+        (["2025"], "expected a rule book or its name (1971, "),
+    ],
+)
+def test_every_entry_point_takes_a_rule_book_or_its_name_only(entry, rules, message):
+    with pytest.raises(solver.DipsatError) as caught:
+        _with_rules(entry, rules)
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert _with_rules(entry, solver.RULE_BOOKS["1982"]) is not None
+    assert _with_rules(entry, "1982") is not None
+
+
+def test_a_multiverse_step_points_to_rule_book_for_rule_book_files():
+    mv = solver.Multiverse.start(solver.Position.opening())
+    with pytest.raises(solver.DipsatError, match=r"solver\.rule_book reads a rule-book file"):
+        mv.step("", "mine.toml")
+
+
+OPENING = solver.Position.opening()
+WRONG_ARGUMENTS = [
+    # (a call with an argument of the wrong type, the start of its message)
+    (lambda: solver.adjudicate("England: F London", ""), "position: expected a Position, "),
+    (lambda: solver.adjudicate(OPENING, 42), "orders: expected the orders as text or a list"),
+    (lambda: solver.adjudicate(OPENING, [42]), "orders: expected an order (a Given) or its"),
+    (lambda: solver.explore(OPENING, OPENING), "orders: expected the orders as text or a list"),
+    (lambda: solver.explore(None, ""), "position: expected a Position, found NoneType"),
+    (lambda: solver.parse_orders(OPENING, ""), "text: expected the orders as text, found Pos"),
+    (lambda: solver.parse_orders("", "S1901M"), "position: expected a Position, found str"),
+    (lambda: solver.check("6.A.1"), "case: expected a Case (from read_cases), found str"),
+    (lambda: solver.Position.parse(OPENING), "text: expected the position as text, found Pos"),
+    (lambda: solver.Position.parse("", phase=1901), "phase: expected a Phase or its text"),
+    (lambda: solver.Position.parse("", board="standard"), "board: expected a Board such as"),
+    (lambda: solver.Multiverse.start("Spring 1901"), "position: expected a Position, found str"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), WRONG_ARGUMENTS)
+def test_an_argument_of_the_wrong_type_is_refused_naming_the_parameter(call, message):
+    with pytest.raises(solver.DipsatError) as caught:
+        call()
+    assert str(caught.value).startswith(message), str(caught.value)
 
 
 def test_every_phase_goes_through_the_one_entry_point():

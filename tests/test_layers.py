@@ -1,7 +1,8 @@
 """Dependencies point one way, and the folders show the layers:
 
     topology <- values <- judge <- game cycle <- multiverse <- formats <- tools <- CLI
-                       \\- checker (values only)        render (values, beside the rest)
+                       \\- checker (values only)
+    render beside them: values, formats and multiverse.state; tools import it
 
 Read from the source (the import statements, lazy ones inside functions included), so a new
 import against the direction fails here before it can make a cycle."""
@@ -57,9 +58,7 @@ python-chess's do; the value's module still knows nothing of it."""
 def imports(path, *, pictures: bool = False) -> set[str]:
     """The modules a file imports, relative ones made absolute (those imported inside a
     picture method only when `pictures`)."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    if path.name == "__init__.py":
-        package = ".".join(path.relative_to(ROOT).parts[:-1])
+    package = package_of(path)
     found = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped = {
@@ -74,10 +73,20 @@ def imports(path, *, pictures: bool = False) -> set[str]:
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
-            module = ".".join(p for p in (base, node.module or "") if p)
-            found.add(module)
+            found.add(from_module(node, package))
     return found
+
+
+def package_of(path) -> str:
+    """The package a file's relative imports start from."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1])
+
+
+def from_module(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` names, a relative one made absolute."""
+    base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+    return ".".join(p for p in (base, node.module or "") if p)
 
 
 def module_name(path) -> str:
@@ -112,6 +121,22 @@ def test_every_module_imports_only_from_the_layers_below(path):
         or (layer == "solver" and m.startswith("solver.cli"))
     )
     assert not wrong, f"{module} ({layer}) imports {wrong}"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_no_layer_imports_the_private_names_of_another(path):
+    """A name that starts with '_' belongs to its layer; another layer uses a public one."""
+    layer = layer_of(module_name(path))
+    wrong = sorted(
+        f"{module}.{alias.name}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (module := from_module(node, package_of(path))).startswith("solver")
+        and layer_of(module) != layer
+        for alias in node.names
+        if alias.name.startswith("_")
+    )
+    assert not wrong, f"{module_name(path)} ({layer}) imports {wrong}"
 
 
 def names_imported(path) -> set[str]:

@@ -7,10 +7,12 @@ from dataclasses import replace
 
 import pytest
 
+from solver.errors import OrderSyntaxError
 from solver.multiverse.spacetime import spacetime_board, timelines_adjacent, within_reach
 from solver.multiverse.state import Multiverse, board_turn, spot, winner
 from solver.multiverse.step import step
 from solver.values.notation import parse_given
+from solver.values.orders import Retreat
 from solver.values.position import SPRING_1901, Phase, Position, Unit
 from solver.values.rules import DATC_2025, RepeatFork, Victory
 from topology import Location, UnitType, standard
@@ -122,3 +124,28 @@ def test_victory_rules():
         ((0, None), (1, (0, 0))),
     )
     assert winner(mv, replace(DATC_2025, victory=Victory.DISTINCT_CENTRES)) is None
+
+
+def test_a_step_reads_its_text_as_parse_orders_does():
+    """Comments, blank lines and 'Power:' headers, and the line of an error; an order to
+    a head owing a retreat reads as a retreat under its header's power."""
+    mv = Multiverse.start(Position.opening())
+    text = "Germany:\nA Munich - Tyrolia  # east\n\nAustria: A Vienna - Bohemia"
+    as_text = mv.step(text)
+    as_lines = mv.step(["Germany: A Munich - Tyrolia", "Austria: A Vienna - Bohemia"])
+    assert as_text.outcomes == as_lines.outcomes
+    assert [o.given.power for o in as_text.outcomes] == ["Germany", "Austria"]
+    with pytest.raises(OrderSyntaxError) as caught:
+        mv.step("Germany: A Munich - Tyrolia\n# next\nGermany: A Kiel - Atlantis")
+    assert (caught.value.line, caught.value.column) == (3, 19)
+    owing = Multiverse.start(
+        Position.parse(
+            "Spring 1901 retreat\nItaly dislodged: A Marseilles from Gascony by convoy"
+            "\nFrance: A Marseilles"
+        )
+    )
+    (retreat,) = owing.step("Italy:\nA Marseilles - Gascony  # back").outcomes
+    assert isinstance(retreat.given.order, Retreat) and retreat.given.power == "Italy"
+    with pytest.raises(OrderSyntaxError) as refused:  # no convoy in a retreat
+        owing.step("Italy:\nA Marseilles - Gascony via convoy")
+    assert refused.value.line == 2

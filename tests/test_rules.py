@@ -3,6 +3,7 @@ compare-rules finds the cases each chapter-4 policy changes."""
 
 from __future__ import annotations
 
+import ast
 import codecs
 import json
 import subprocess
@@ -17,7 +18,7 @@ from solver.formats.rulebooks import rule_book
 from solver.tools.compare import compare
 from solver.tools.conformance import run_case
 from solver.tools.explore import explore
-from solver.values.rules import EDITIONS
+from solver.values.rules import EDITIONS, RULE_BOOKS, ConvoyParadox, RuleBook, WrongCoast
 
 DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
@@ -105,6 +106,33 @@ def test_a_bad_rule_book_file_names_the_file_and_what_was_expected(tmp_path, tex
     with pytest.raises(DipsatError) as caught:
         rule_book(str(bad))
     assert str(caught.value).startswith(f"{bad}{message}"), str(caught.value)
+
+
+def test_the_named_rule_books_cannot_be_changed():
+    for named in (EDITIONS, RULE_BOOKS):
+        with pytest.raises(TypeError):
+            named["2025"] = RuleBook("mine")  # type: ignore[index]
+    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 1
+
+
+def test_a_rule_book_made_in_code_reads_an_option_s_name_as_the_option():
+    book = RuleBook("mine", convoy_paradox="all-hold", brannan=True)
+    assert book.convoy_paradox is ConvoyParadox.ALL_HOLD and book.brannan is True
+    assert book == RuleBook("mine", convoy_paradox=ConvoyParadox.ALL_HOLD, brannan=True)
+
+
+@pytest.mark.parametrize(("setting", "message"), table("bad_policies.txt"))
+def test_a_rule_book_made_in_code_refuses_a_value_its_policy_does_not_take(setting, message):
+    policy, _, value = setting.partition("=")
+    fields = {"name": "mine", policy.strip(): ast.literal_eval(value.strip())}
+    with pytest.raises(DipsatError) as caught:
+        RuleBook(**fields)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_a_rule_book_refuses_another_policy_s_option():
+    with pytest.raises(DipsatError, match="unreachable_coast: expected one of illegal, ignored"):
+        RuleBook("mine", unreachable_coast=WrongCoast.ILLEGAL)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import all_cases
 
+from solver.errors import DipsatError
 from solver.tools.conformance import run_case
 from solver.values.outcomes import Illegal, Illegality, Invalid, Invalidity
 
@@ -31,5 +32,5 @@ def test_every_reason_the_cases_give_reads_back():
 
 
 def test_a_sentence_dipsat_does_not_write_is_refused():
-    with pytest.raises(ValueError, match="no Illegality reads"):
+    with pytest.raises(DipsatError, match="no Illegality reads"):
         Illegal.read("the moon is made of cheese")

@@ -72,7 +72,9 @@ def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
     )
 
 
-def _cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
+def cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
+    """The cycles of a dependency graph (its strongly connected parts with a cycle), each
+    before those that read it; none for an acyclic graph."""
     components = list(nx.strongly_connected_components(graph))
     if all(len(c) == 1 and not graph.has_edge(*(next(iter(c)),) * 2) for c in components):
         return []  # acyclic: exactly one solution, nothing to settle core by core
@@ -112,7 +114,7 @@ def settle(
         depends = build(structure, fixed).depends
     fixed.update(trusted)
     graph = _graph(depends) if _cyclic(depends) else nx.DiGraph()
-    pending = _cores_upstream_first(graph)
+    pending = cores_upstream_first(graph)
     while pending:
         core = tuple(d for d in pending.pop(0) if d not in fixed or d in trusted)
         if not core:
@@ -134,7 +136,7 @@ def settle(
             forced.update(rule)
         # What is left of the core may still hold cycles of its own: examine them first.
         left = [d for d in core if d not in fixed]
-        pending = _cores_upstream_first(graph.subgraph(left)) + pending
+        pending = cores_upstream_first(graph.subgraph(left)) + pending
     # What is left is acyclic given the settled cores: propagation settles it, or one solve.
     settled = len(fixed) == len(decisions)
     rest, _ = propagate(structure, fixed) if config.propagate and not settled else ({}, {})

@@ -16,9 +16,10 @@ from typing import Any, cast
 
 from topology import Board, Location
 
+from ..errors import OrderSyntaxError, expect_type
 from ..values.calendar import game_status
 from ..values.decisions import Decision
-from ..values.notation import parse_given
+from ..values.notation import parse_given, read_order_lines
 from ..values.orders import (
     Given,
     Order,
@@ -149,6 +150,7 @@ class Multiverse:
     @classmethod
     def start(cls, position: Position) -> Multiverse:
         """A single timeline 'a' whose only board holds the given position."""
+        expect_type("position", position, Position, "a Position")
         return cls((MBoard(0, board_turn(position.phase), position),), ((0, None),))
 
     def board(self, key: BoardKey) -> MBoard | None:
@@ -172,30 +174,47 @@ class Multiverse:
     def read(self, text: str) -> Given:
         """An order for the next step, in either multiverse notation, its coordinates
         completed (`complete`); an order to a head that owes a retreat reads as a retreat."""
+        return self._completed(text, parse_given(text, self.map))
+
+    def _completed(self, text: str, given: Given) -> Given:
+        """The order `given` read from `text`, completed; read again as a retreat if it
+        orders a unit of a head that owes one (the power a header gave it kept)."""
         heads = self.heads()
-        given = complete(self, parse_given(text, self.map), heads)
+        given = complete(self, given, heads)
         if isinstance(given.order, Waive):
             return given
         place = given.order.unit.place
         head = heads.get(place.timeline) if place.timeline is not None else None
-        if (
-            head is not None
-            and head.turn == place.turn
-            and head.position.phase.kind is (PhaseKind.RETREAT)
-        ):
-            given = complete(self, parse_given(text, self.map, "retreat"), heads)
-        return given
+        if head is None or head.turn != place.turn:
+            return given
+        if head.position.phase.kind is not PhaseKind.RETREAT:
+            return given
+        again = parse_given(text, self.map, "retreat")
+        return complete(self, replace(again, power=again.power or given.power), heads)
+
+    def _lines(self, text: str) -> list[Given]:
+        """The orders of a text as `solver.parse_orders` reads them (comments, 'Power:'
+        headers, the line in an error), each completed."""
+        found = []
+        for number, line, given in read_order_lines(text, self.map):
+            try:
+                found.append(self._completed(line.split("#", 1)[0], given))
+            except OrderSyntaxError as err:
+                raise OrderSyntaxError(err.message, err.text, err.column, number) from None
+        return found
 
     def step(
         self, orders: str | Iterable[str | Given], rules: str | RuleBook = "2025"
     ) -> MultiverseStep:
         """Adjudicate every head board once (`solver.multiverse.step.step`): the orders as
-        values or text (one per line), under a rule book or the name of one."""
+        values, lines or one text (read as `solver.parse_orders` reads it), under a rule
+        book or the name of one."""
         from .step import step
 
         if isinstance(orders, str):
-            orders = [line for line in orders.splitlines() if line.split("#")[0].strip()]
-        givens = [self.read(o) if isinstance(o, str) else o for o in orders]
+            givens = self._lines(orders)
+        else:
+            givens = [self.read(o) if isinstance(o, str) else o for o in orders]
         return step(self, givens, named_rules(rules))
 
     @property

@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 
 from ..formats.cases import Case
-from ..judge.fallback import _cores_upstream_first, dependency_graph, settle
+from ..judge.fallback import cores_upstream_first, dependency_graph, settle
 from ..judge.legality import analyse
 from ..judge.model import Structure, build
 from ..judge.movement import adjudicate
@@ -134,7 +134,7 @@ def explore(
         for name, book in editions.items()
     }
     reports = []
-    for core in _cores_upstream_first(graph):
+    for core in cores_upstream_first(graph):
         if set(core) <= settled.recorded.keys():
             continue
         upstream = nx.descendants(graph, core[0]) - set(core)

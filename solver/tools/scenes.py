@@ -13,7 +13,7 @@ from ..errors import DipsatError
 from ..formats.cases import Case
 from ..formats.mila import Game
 from ..judge.movement import adjudicate
-from ..judge.retreat_options import retreat_options
+from ..judge.retreat_options import retreating
 from ..multiverse.state import MultiverseStep
 from ..render.board import Scene, board_svg
 from ..render.multiverse import step_element
@@ -67,10 +67,7 @@ def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
     """In a retreat phase, each dislodged unit with the places it may retreat to."""
     if position.phase.kind is not PhaseKind.RETREAT:
         return ()
-    return tuple(
-        Retreating(d.unit, d.attacker_from, d.by_convoy, retreat_options(position, d, rules))
-        for d in position.dislodged
-    )
+    return tuple(retreating(position, d, rules) for d in position.dislodged)
 
 
 def recorded_scene(game: Game, step: int | None, rules: RuleBook) -> Scene:

@@ -579,12 +579,28 @@ def parse_order(text: str, board: Board, phase: str | None = None) -> Order:
     return parse_given(text, board, phase).order
 
 
+def parse_unit(text: str, board: Board) -> UnitRef:
+    """One unit as a position lists it, 'A Paris' or 'F St Petersburg(sc)': no power
+    before it and no order after it.
+
+    Raises:
+        OrderSyntaxError: anything else, with the column.
+    """
+    parser = _Parser(text, board, None)
+    first = parser.peek()
+    if first is not None and parser.power_prefix()[0] is not None:
+        raise OrderSyntaxError(
+            f"expected a unit such as 'A Paris' (the line names its power), found {first.text!r}",
+            text,
+            first.column,
+        )
+    unit = parser.unit()
+    if not parser.at_end():
+        raise parser.error("the end of the unit (a position lists units, not orders)")
+    return unit
+
+
 _HEADER = re.compile(r"^\s*(?P<power>[^\W\d_][\w .'-]*?)\s*:\s*$")
-
-
-def read_orders(text: str, board: Board, phase: str | None = None) -> list[Given]:
-    """The orders of a text (see `read_order_lines`)."""
-    return [given for _, _, given in read_order_lines(text, board, phase)]
 
 
 def read_order_lines(

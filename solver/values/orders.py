@@ -185,9 +185,6 @@ class Waive:
         return order_text(self, CODES)
 
 
-MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
-RetreatOrder = Retreat | Disband
-AdjustmentOrder = Build | Disband | Waive
 Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 

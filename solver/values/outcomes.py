@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Generic, Self, TypeVar
 
+from ..errors import DipsatError
 from .orders import Given
 
 
@@ -196,11 +197,16 @@ def _readers(codes: type[Code]) -> list[tuple[re.Pattern[str], Code]]:
 
 
 def _code_of(codes: type[Code], text: str) -> Code:
+    """The code whose sentence the text is.
+
+    Raises:
+        DipsatError: no code's sentence reads so.
+    """
     readers: list[tuple[re.Pattern[str], Code]] = _readers(codes)
     for pattern, code in readers:
         if pattern.fullmatch(text):
             return code
-    raise ValueError(f"no {codes.__name__} reads {text!r}")
+    raise DipsatError(f"no {codes.__name__} reads {text!r}")
 
 
 # -- reasons -----------------------------------------------------------------------------------
@@ -217,7 +223,11 @@ class _Sentence(Generic[Code]):
 
     @classmethod
     def read(cls, why: str) -> Self:
-        """The reason a sentence states (as saved games keep it)."""
+        """The reason a sentence states (as saved games keep it).
+
+        Raises:
+            DipsatError: no reason of this kind states it.
+        """
         return cls(_code_of(cls.codes(), why), why)
 
     @classmethod

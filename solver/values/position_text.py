@@ -16,9 +16,8 @@ import re
 
 from topology import AmbiguousNameError, Board, Location, UnknownNameError, standing_problem
 
-from ..errors import DipsatError, OrderSyntaxError, PositionError
-from .notation import parse_given
-from .orders import Hold
+from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
+from .notation import parse_unit
 from .position import (
     DislodgedUnit,
     Phase,
@@ -85,17 +84,17 @@ class _Reader:
 
     def unit(self, text: str, power: str, number: int, column: int) -> Unit:
         try:
-            order = parse_given(text, self.board).order
+            ref = parse_unit(text, self.board)
         except OrderSyntaxError as err:
             raise PositionError(err.message, number, column + err.column - 1) from None
-        if not isinstance(order, Hold) or order.unit.type is None:
+        if ref.type is None:
             raise PositionError(
                 f"expected a unit such as 'A Paris', found {text!r}", number, column
             )
-        place = order.unit.place
+        place = ref.place
         if place.timeline is not None or place.turn is not None:
             raise PositionError("a position is one board: no timelines or turns", number, column)
-        unit = Unit(Location(place.province, place.coast), order.unit.type, power)
+        unit = Unit(Location(place.province, place.coast), ref.type, power)
         province = self.board.province(place.province)
         problem = standing_problem(province, unit.type, place.coast)
         if problem is not None:
@@ -172,7 +171,15 @@ def _parts(body: str, column: int) -> list[tuple[str, int]]:
 
 
 def read_position(text: str, board: Board, phase: Phase | None = None) -> Position:
-    """See `Position.parse`."""
+    """See `Position.parse`.
+
+    Raises:
+        PositionError: as `Position.parse` says.
+        DipsatError: an argument of the wrong type.
+    """
+    expect_type("text", text, str, "the position as text")
+    expect_type("phase", phase, (Phase, type(None)), "a Phase or its text such as 'F1901M'")
+    expect_type("board", board, Board, "a Board such as solver.standard()")
     reader = _Reader(board)
     lines = [(n, line.split("#", 1)[0]) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line.strip()]

@@ -15,10 +15,12 @@ Every policy is explained, with the cases that show it, in docs/rules.md.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any, get_type_hints
 
-from ..errors import CaseFormatError, DipsatError
+from ..errors import CaseFormatError, DipsatError, expect_type
 
 
 class MultiRoute(enum.Enum):
@@ -138,55 +140,79 @@ class RuleBook:
     repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
     victory: Victory = Victory.ANY_HEAD
 
+    def __post_init__(self) -> None:
+        """Each policy as its type: an option's name becomes the option (`"all-hold"` for
+        `ConvoyParadox.ALL_HOLD`); anything else is refused.
 
+        Raises:
+            DipsatError: naming the policy and the values it takes.
+        """
+        expect_type("name", self.name, str, "the rule book's name as text")
+        for name, kind in _KINDS.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                object.__setattr__(self, name, _policy(name, value))
+
+
+POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
+_KINDS: dict[str, Any] = {
+    name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
+}
+"""Each policy's type: bool, or the enum of its options."""
 DATC_2025 = RuleBook("2025")
 _OLD = RuleBook(
     "old", retreat_to_convoy_origin=False, civil_disorder=CivilDisorder.HOME_CENTRES
 )  # what the editions before 2023 share
-EDITIONS: dict[str, RuleBook] = {
-    "1971": replace(
-        _OLD,
-        name="1971",
-        multi_route=MultiRoute.ANY_ROUTE,
-        convoy_cut=ConvoyCut.RULE_1971,
-        convoy_paradox=ConvoyParadox.NONE,
-        convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
-    ),
-    "1982": replace(
-        _OLD, name="1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE
-    ),
-    "2000": replace(
-        _OLD, name="2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE
-    ),
-    "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
-    "2025": DATC_2025,
-    "dptg": replace(
-        _OLD,
-        name="dptg",
-        convoy_paradox=ConvoyParadox.DPTG,
-        convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
-    ),
-}
+EDITIONS: Mapping[str, RuleBook] = MappingProxyType(
+    {
+        "1971": replace(
+            _OLD,
+            name="1971",
+            multi_route=MultiRoute.ANY_ROUTE,
+            convoy_cut=ConvoyCut.RULE_1971,
+            convoy_paradox=ConvoyParadox.NONE,
+            convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
+        ),
+        "1982": replace(
+            _OLD, name="1982", convoy_cut=ConvoyCut.RULE_1982, convoy_paradox=ConvoyParadox.NONE
+        ),
+        "2000": replace(
+            _OLD, name="2000", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE
+        ),
+        "2023": RuleBook("2023", convoy_cut=ConvoyCut.RULE_2000, convoy_paradox=ConvoyParadox.NONE),
+        "2025": DATC_2025,
+        "dptg": replace(
+            _OLD,
+            name="dptg",
+            convoy_paradox=ConvoyParadox.DPTG,
+            convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
+        ),
+    }
+)
 WEBDIPLOMACY = RuleBook(
     "webdiplomacy",
     convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
     civil_disorder=CivilDisorder.HOME_CENTRES,
 )
-RULE_BOOKS = {**EDITIONS, "webdiplomacy": WEBDIPLOMACY}
-POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
+RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType({**EDITIONS, "webdiplomacy": WEBDIPLOMACY})
 
 
 def named_rules(rules: str | RuleBook) -> RuleBook:
-    """A rule book itself, or the edition or preset of that name.
+    """A rule book itself, or the edition or preset of that name (`solver.rule_book` also
+    reads rule-book files).
 
     Raises:
-        DipsatError: no rule book has that name (the message lists those that do).
+        DipsatError: `rules` is neither, or no rule book has that name (the message lists
+            those that do).
     """
     if isinstance(rules, RuleBook):
         return rules
+    names, files = ", ".join(RULE_BOOKS), "; solver.rule_book reads a rule-book file"
+    if not isinstance(rules, str):
+        raise DipsatError(f"expected a rule book or its name ({names}), found {rules!r:.60}{files}")
     book = RULE_BOOKS.get(rules)
     if book is None:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}")
+        raise DipsatError(f"unknown rule book {rules!r}; known: {names}{files}")
     return book
 
 
@@ -228,20 +254,24 @@ def policy_value(name: str, value: object, where: str) -> Any:
     Raises:
         CaseFormatError: the value is not one the policy takes.
     """
+    try:
+        return _policy(name, value)
+    except DipsatError as err:
+        raise CaseFormatError(str(err), where) from None
+
+
+def _policy(name: str, value: object) -> Any:
+    """A policy's value from true/false or an option's name.
+
+    Raises:
+        DipsatError: the value is not one the policy takes.
+    """
     kind = _KINDS[name]
     if kind is bool:
         if not isinstance(value, bool):
-            raise CaseFormatError(f"{name}: expected true or false, found {value!r}", where)
+            raise DipsatError(f"{name}: expected true or false, found {value!r:.60}")
         return value
     choices = [m.value for m in kind]
     if value not in choices:
-        raise CaseFormatError(
-            f"{name}: expected one of {', '.join(choices)}, found {value!r}", where
-        )
+        raise DipsatError(f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}")
     return kind(value)
-
-
-_KINDS: dict[str, Any] = {
-    name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
-}
-"""Each policy's type: bool, or the enum of its options."""

@@ -294,7 +294,7 @@ class _MultiverseReader(_Reader):
                 why = text("why")
                 try:
                     return (Illegal if kind == "illegal" else Invalid).read(why)
-                except ValueError as err:  # no sentence of dipsat's reads so
+                except DipsatError as err:  # no sentence of dipsat's reads so
                     message = f"expected a reason dipsat gives: {err}"
                     raise self.fail(f"{where}.why", message) from err
             case "bounced":
