@@ -20,7 +20,7 @@ file); `read_cases` reads case files; a `Multiverse` steps 5D Diplomacy.  docs/a
 tour, and its reference lists every name.
 """
 
-from topology import Board, Kind, Location, UnitType, load_board, standard
+from topology import Board, Kind, Location, UnitType, load_board, standard, variant
 
 from .api import Orders, adjudicate, check, explore, parse_orders, read_cases
 from .errors import (
@@ -150,4 +150,5 @@ __all__ = [
     "read_cases",
     "rule_book",
     "standard",
+    "variant",
 ]
