@@ -705,7 +705,8 @@ class _Converter:
             source += f" of the {PACKAGE} package {version}"
         used = [p.name for p in self.facts.files[1:]]
         if used:
-            source += f", built on {', '.join(used)},"
+            listed = ", ".join(used[:-1]) + (" and " if len(used) > 1 else "") + used[-1]
+            source += f", built on {listed},"
         return source
 
     # -- places ------------------------------------------------------------------------
@@ -924,9 +925,9 @@ class _Converter:
             power = self.power(key, land)
             if key in facts.dummies:
                 self.notes.append(
-                    f"{power.name} is a dummy (DUMMY): MILA asks no player for its orders; "
-                    "here it is a power like the others, which holds and waives its builds "
-                    "when given no orders."
+                    f"{power.name} is a dummy (DUMMY): MILA asks no player for its orders. "
+                    "Here it is a power like the others: given no orders, its units hold, "
+                    "its builds are waived and its disbands go to civil disorder."
                 )
             result.append(power)
         return tuple(sorted(result, key=lambda p: p.name))
