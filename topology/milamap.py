@@ -494,6 +494,12 @@ class _Reader:
             raise _fault(
                 at, f"{key} expects the code of a place such as ADR or SPA/NC, found {code!r}"
             )
+        if not (code.isupper() or code.islower()):
+            raise _fault(
+                at,
+                f"{key} {code}: expected the code in capitals, or in lower case for the "
+                "province of a place with coasts (MILA's engine finds no place written so)",
+            )
         if len(words) > 2 and words[2].upper() != "ABUTS":
             raise _fault(at, f"expected ABUTS after {key} {code}, found {words[2]!r}")
         places = self.facts.places
@@ -925,9 +931,10 @@ class _Converter:
             power = self.power(key, land)
             if key in facts.dummies:
                 self.notes.append(
-                    f"{power.name} is a dummy (DUMMY): MILA asks no player for its orders. "
-                    "Here it is a power like the others: given no orders, its units hold, "
-                    "its builds are waived and its disbands go to civil disorder."
+                    f"{power.name} is a dummy (DUMMY): no player gives it orders (MILA's "
+                    "engine reads the line and uses it nowhere else). Here it is a power like "
+                    "the others: given no orders, its units hold, its builds are waived and "
+                    "its disbands go to civil disorder."
                 )
             result.append(power)
         return tuple(sorted(result, key=lambda p: p.name))
