@@ -55,9 +55,12 @@ def board(source: str) -> Board:
 
 @cache
 def mila(source: str):
-    """MILA's own reading of the map (without the convoy tables it would otherwise build)."""
+    """MILA's own reading of the map, without the convoy tables it would build (and
+    cache in the home folder) for a map it has not cached. ``Map.__init__`` does nothing
+    for a name in its cache, even with ``use_cache=False``: then the cached map is it."""
     engine = pytest.importorskip("diplomacy.engine.map")
-    return engine.Map(source, use_cache=False)
+    cached = engine.MAP_CACHE.get(source)
+    return cached if cached is not None else engine.Map(source, use_cache=False)
 
 
 def own_map(name: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, Board]:
