@@ -621,5 +621,38 @@ def game_show(file: GameFile) -> None:
         out.print(line, markup=False)
 
 
+variant_app = typer.Typer(no_args_is_help=True, help="Boards other than the standard one.")
+app.add_typer(variant_app, name="variant")
+
+
+@variant_app.command("import")
+def variant_import(
+    source: Annotated[
+        str,
+        typer.Argument(help="a MILA map file (FILE.map), or the name of a map of MILA's package"),
+    ],
+    target: Annotated[str, typer.Option("--out", help="the board file to write (X.toml)")],
+) -> None:
+    """Convert a MILA map to dipsat's board format, check that the board loads, and write
+    it (a fault of the map is reported as FILE:LINE, exit status 1)."""
+    from topology import MapDataError
+    from topology.loader import board_from_text
+    from topology.milamap import mila_map_text
+
+    try:
+        text = mila_map_text(source)
+        board = board_from_text(text, target)
+        Path(target).write_text(text, encoding="utf-8")
+    except MapDataError as error:
+        raise fail(str(error), 1) from error
+    except OSError as error:
+        raise fail(f"{target}: cannot write: {error.strerror or error}", 1) from error
+    out.print(
+        f"{target}: board {board.name!r}, {len(board.provinces)} provinces, "
+        f"{len(board.powers)} powers, {len(board.centres)} supply centres",
+        markup=False,
+    )
+
+
 def main() -> None:
     app()
