@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from topology import Board, MapDataError, standard, variant
+from topology import Board, MapDataError, standard, variant, variant_names
 
 from .errors import DipsatError, OrderSyntaxError
 from .formats.cases import Case, case_files, read_cases
@@ -635,7 +635,6 @@ def variant_import(
 ) -> None:
     """Convert a MILA map to dipsat's board format, check that the board loads, and write
     it (a fault of the map is reported as FILE:LINE, exit status 1)."""
-    from topology import MapDataError
     from topology.loader import board_from_text
     from topology.milamap import mila_map_text
 
@@ -652,6 +651,28 @@ def variant_import(
         f"{len(board.powers)} powers, {len(board.centres)} supply centres",
         markup=False,
     )
+
+
+@variant_app.command("list")
+def variant_list() -> None:
+    """The boards --variant knows by name: each with its provinces, powers, centres and the
+    count that wins."""
+    table = Table(title="dipsat variants")
+    for column in ("variant", "provinces", "powers", "centres", "victory", "first year", "builds"):
+        first = column == "variant"
+        table.add_column(column, justify="left" if first else "right", no_wrap=first)
+    for name in variant_names():
+        board = variant(name)
+        table.add_row(
+            name,
+            str(len(board.provinces)),
+            str(len(board.powers)),
+            str(len(board.centres)),
+            str(board.victory),
+            str(board.start_year),
+            board.builds.value,
+        )
+    out.print(table)
 
 
 def main() -> None:
