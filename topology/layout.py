@@ -1,16 +1,34 @@
-"""Where the places of a board are drawn: the map's own schematic coordinates."""
+"""Where the places of a board are drawn: the map's own schematic coordinates.
+
+A board whose map file names a ``drawing`` is drawn where that layout file puts its places
+(the standard board's is ``data/standard-layout.toml``); any other board gets a layout made
+from its graphs by :func:`generated_layout`. :func:`layout_of` picks one and keeps it.
+
+The renderer draws a fixed set of shapes around each point (``solver/render/board.py``); the
+sizes of those shapes are stated here (:func:`tile_size`, :func:`label_box`,
+:func:`place_extent`), so that a generated layout can space its points far enough apart
+that nothing one place draws touches what another draws.
+"""
 
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+import numpy as np
+
 from .board import Board
 from .loader import MapDataError, read_toml, standard
+from .places import Kind
+
+Box = tuple[float, float, float, float]
+"""(left, top, right, bottom), in picture units."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +90,545 @@ def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
     return Layout(str(raw.get("name", board.name)), width, height, MappingProxyType(points))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
+def layout_of(board: Board) -> Layout:
+    """The layout a board is drawn on: its map's drawing file if it names one, else one
+    generated from its graphs (made once per board, then shared).
+
+    Raises:
+        MapDataError: the drawing file is unreadable or does not fit the board.
+    """
+    if board.drawing is not None:
+        return load_layout(board.drawing, board)
+    return generated_layout(board)
+
+
 def standard_layout() -> Layout:
     """The schematic of the standard board (loaded once, then shared)."""
-    board = standard()
-    assert board.drawing is not None  # standard.toml names its drawing
-    return load_layout(board.drawing, board)
+    return layout_of(standard())
+
+
+# -- what a picture draws around a point ------------------------------------------------------
+LABEL_SIZE = 12.0
+"""Font size of a province's label, its code in capitals (bold, sans-serif)."""
+
+_WIDE = {"W": 1.11, "M": 1.0, "I": 0.4, "J": 0.4}
+
+
+def label_width(text: str, size: float = LABEL_SIZE) -> float:
+    """An upper bound of the width of ``text`` in a bold sans-serif face (the advance widths
+    of DejaVu Sans Bold, the widest common one, rounded up), plus a little for italics."""
+    ems = sum(_WIDE.get(c, 0.7 if c.isdigit() else 0.86) for c in text)
+    return (ems + 0.1) * size
+
+
+def label_box(code: str, point: tuple[float, float]) -> Box:
+    """The box a province's label covers: its code in capitals, centred 4 above the point."""
+    x, y = point
+    half = label_width(code.upper()) / 2
+    baseline = y - 4
+    return (x - half, baseline - 0.8 * LABEL_SIZE, x + half, baseline + 0.25 * LABEL_SIZE)
+
+
+def tile_size(code: str, kind: Kind) -> tuple[float, float]:
+    """Half the width and height of a province's tile (land and coast: a rounded box of
+    54 x 32; sea: an oval of 60 x 38), widened for a long label."""
+    half = label_width(code.upper()) / 2
+    if kind is Kind.SEA:
+        return (max(30.0, half + 12), 19.0)
+    return (max(27.0, half + 6), 16.0)
+
+
+COAST_RADIUS = 11.0
+"""Radius of the circle of a split coast."""
+
+
+def place_extent(code: str, kind: Kind | None) -> Box:
+    """Everything a picture may draw around a place, as offsets from its point: the tile
+    and its label, the centre's dot and home ring at the tile's corner, a unit and a
+    dislodged unit beside it, an order's ring round the unit. ``kind`` None: a split coast
+    (its circle and the units standing on it)."""
+    if kind is None:  # circle r 11; fleet 22 x 15 on the point, a dislodged one at (16, 10)
+        return (-16.5, -16.5, 28.5, 21.5)
+    half_w = tile_size(code, kind)[0]
+    ring_x = half_w - 2  # the home ring (r 7.5, stroke 2) at the tile's top right corner
+    left = -max(half_w + 1, 15.5)  # a hold square of 28 round the unit at (0, 9)
+    right = max(half_w + 1, ring_x + 8.5, 28.5)  # a dislodged unit at (16, 19)
+    return (left, -22.5, right, 30.5)
+
+
+# -- a layout made from the graphs ------------------------------------------------------------
+_GAP = (22.0, 16.0)  # the least room between what two neighbouring places draw
+_MARGIN = 12.0  # round the outermost places, inside the page
+_DENSITY = 1.4  # cells of the grid per place, in the bounding box of the first guess
+_ANCHOR = 0.08  # the pull of each place towards its first guess
+_BLOCKED = 8.0  # the cost of a border drawn across a third place's tile
+_PASSES = 40
+_ROUNDS = 4  # of local search and taking out empty rows and columns
+
+
+def generated_layout(board: Board) -> Layout:
+    """A schematic of ``board`` made from its graphs alone, the same for the same board in
+    any process.
+
+    1. A first guess: stress majorisation of the province graph (graph distance as the
+       distance wanted between two provinces), started from classical scaling.
+    2. The guess is scaled onto a grid of cells, each big enough for everything the
+       renderer draws round one place (:func:`place_extent`) with room to spare, and every
+       place takes a cell of its own, the middle of the map first; a split province
+       takes one with free cells around it for its coasts.
+    3. Local search shortens the borders: places move to a nearby free cell or swap with a
+       nearby place, and a split province moves with its coasts, while the total of the
+       squared border lengths, the borders drawn across a third place's tile and the pull
+       towards the first guess goes down.
+    4. Each coast of a split province takes the cell beside its province nearest the fleet
+       neighbours of that coast.
+    """
+    return _Grid(board).layout()
+
+
+def _targets(board: Board) -> dict[str, tuple[float, float]]:
+    """Stress majorisation of the province graph: a point per province, unit borders."""
+    codes = sorted(board.provinces)
+    n = len(codes)
+    if n == 1:
+        return {codes[0]: (0.0, 0.0)}
+    index = {c: i for i, c in enumerate(codes)}
+    graph = board.province_graph()
+    neighbours = [[index[other] for other in graph.adj[code]] for code in codes]
+    rows = []
+    for source in range(n):  # breadth first from each province
+        row = [-1.0] * n
+        row[source] = 0.0
+        frontier = [source]
+        steps = 0.0
+        while frontier:
+            steps += 1
+            reached = []
+            for here in frontier:
+                for there in neighbours[here]:
+                    if row[there] < 0:
+                        row[there] = steps
+                        reached.append(there)
+            frontier = reached
+        rows.append(row)
+    dist = np.array(rows)
+    far = dist.max() + 1  # apart from the rest: one step beyond the longest path
+    dist[dist < 0] = far
+    # classical scaling for a start: the two leading eigenvectors, by power iteration
+    # (sums along rows rather than matrix products, so the numbers never depend on threads)
+    square = dist**2
+    centred = square - square.mean(axis=0)[None, :] - square.mean(axis=1)[:, None]
+    centred = -0.5 * (centred + square.mean())
+    start = np.zeros((n, 2))
+    vector = np.linspace(1.0, 2.0, n)
+    for axis in range(2):
+        v = vector - vector.mean()
+        for _ in range(300):
+            w = (centred * v[None, :]).sum(axis=1)
+            for k in range(axis):
+                w -= (w * start[:, k]).sum() * start[:, k]
+            norm = math.sqrt(float((w * w).sum()))
+            if norm < 1e-12:
+                break
+            v = w / norm
+        value = float((v * (centred * v[None, :]).sum(axis=1)).sum())
+        start[:, axis] = v
+        start[:, axis] *= math.sqrt(max(value, 1e-9))
+    positions = start / max(start[:, 1].std(), start[:, 0].std(), 1e-9)
+    positions += np.linspace(0.0, 1e-3, n)[:, None] * np.array([[1.0, -1.0]])
+    weights = np.zeros((n, n))
+    np.divide(1.0, dist**2, out=weights, where=dist > 0)
+    for _ in range(300):  # Jacobi updates of stress majorisation
+        delta = positions[:, None, :] - positions[None, :, :]
+        length = np.sqrt((delta**2).sum(axis=2))
+        np.fill_diagonal(length, 1.0)
+        pull = weights * dist / length
+        moved = (
+            (weights[:, :, None] * positions[None, :, :]).sum(axis=1)
+            + (pull[:, :, None] * delta).sum(axis=1)
+        ) / weights.sum(axis=1)[:, None]
+        change = float(np.abs(moved - positions).max())
+        positions = moved
+        if change < 1e-3:
+            break
+    # turned so that as many borders as can be run along the grid's rows and columns
+    # (the angle that best fits the fourfold symmetry of the grid), then wider than high
+    angles = [
+        math.atan2(
+            positions[index[b], 1] - positions[index[a], 1],
+            positions[index[b], 0] - positions[index[a], 0],
+        )
+        for a, b in graph.edges
+    ]
+    turn = math.atan2(sum(math.sin(4 * a) for a in angles), sum(math.cos(4 * a) for a in angles))
+    cos, sin = math.cos(turn / 4), math.sin(turn / 4)
+    xs, ys = positions[:, 0].copy(), positions[:, 1].copy()
+    positions = np.stack([xs * cos + ys * sin, ys * cos - xs * sin], axis=1)
+    if positions[:, 1].std() > positions[:, 0].std():
+        positions = positions[:, ::-1].copy()
+    return {c: (float(positions[i, 0]), float(positions[i, 1])) for i, c in enumerate(codes)}
+
+
+Cell = tuple[int, int]
+
+
+class _Grid:
+    """The places of a board on a grid of cells (column, row): the steps of
+    :func:`generated_layout`."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        kinds: dict[str, Kind | None] = {}
+        for loc in board.locations():
+            kinds[str(loc)] = None if loc.coast else board.provinces[loc.province].kind
+        self.kinds = kinds
+        extents = [place_extent(key.partition("/")[0], kind) for key, kind in kinds.items()]
+        self.extent: Box = (
+            min(e[0] for e in extents),
+            min(e[1] for e in extents),
+            max(e[2] for e in extents),
+            max(e[3] for e in extents),
+        )
+        left, top, right, bottom = self.extent
+        self.step = (
+            float(math.ceil(right - left + _GAP[0])),
+            float(math.ceil(bottom - top + _GAP[1])),
+        )
+        self.coasts: dict[str, list[str]] = {}  # split province -> its coasts' places
+        for loc in board.locations():
+            if loc.coast:
+                self.coasts.setdefault(loc.province, []).append(str(loc))
+        # the borders as drawn: army and fleet borders, and a coast to its province
+        pairs: set[tuple[str, str]] = set()
+        for a, b in itertools.chain(board.army_graph().edges, board.fleet_graph().edges):
+            pairs.add((min(a, b), max(a, b)))
+        for province, coasts in self.coasts.items():
+            pairs.update((province, coast) for coast in coasts)
+        self.edges = sorted(pairs)
+        self.incident: dict[str, list[int]] = {key: [] for key in kinds}
+        for number, (a, b) in enumerate(self.edges):
+            self.incident[a].append(number)
+            self.incident[b].append(number)
+        self.cell: dict[str, Cell] = {}
+        self.taken: dict[Cell, str] = {}
+        self.target: dict[str, tuple[float, float]] = {}
+        self.over: dict[Cell, set[int]] = {}  # the borders drawn across each cell
+        self.passes: dict[int, list[Cell]] = {}  # the cells each border is drawn across
+        self.crossings: dict[Cell, list[Cell]] = {}  # offset of a border -> cells it crosses
+
+    # -- geometry, in cells -------------------------------------------------------------
+    def length2(self, a: Cell, b: Cell) -> float:
+        ratio = self.step[1] / self.step[0]
+        return float((a[0] - b[0]) ** 2) + ((a[1] - b[1]) * ratio) ** 2
+
+    def crossed(self, a: Cell, b: Cell) -> list[Cell]:
+        """The cells other than ``a`` and ``b`` whose tile the segment from ``a`` to ``b``
+        crosses (a tile taken as its box, 64 x 40)."""
+        offsets = self.crossings.get((b[0] - a[0], b[1] - a[1]))
+        if offsets is None:
+            offsets = _crossed_offsets(
+                b[0] - a[0], b[1] - a[1], 32 / self.step[0], 20 / self.step[1]
+            )
+            self.crossings[(b[0] - a[0], b[1] - a[1])] = offsets
+        return [(a[0] + dc, a[1] + dr) for dc, dr in offsets]
+
+    # -- the steps ---------------------------------------------------------------------
+    def layout(self) -> Layout:
+        self.first_guess()
+        self.place_all()
+        self.index_borders()
+        for _ in range(_ROUNDS):
+            self.improve()
+            if not self.compact():
+                break
+        return self.page()
+
+    def first_guess(self) -> None:
+        guess = _targets(self.board)
+        xs = [p[0] for p in guess.values()]
+        ys = [p[1] for p in guess.values()]
+        width, height = max(xs) - min(xs), max(ys) - min(ys)
+        count = len(self.kinds)
+        # scale so that the bounding box holds _DENSITY cells per place (a line of provinces
+        # gets at most two cells per border)
+        area = max(width, 1.0) * max(height, 1.0)
+        scale = math.sqrt(_DENSITY * count / area)
+        lengths = sorted(
+            math.dist(guess[a], guess[b]) for a, b in self.board.province_graph().edges
+        )
+        if lengths:
+            scale = min(scale, 2.0 / max(lengths[len(lengths) // 2], 1e-6))
+        ratio = self.step[0] / self.step[1]  # a cell is wider than high
+        mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+        for code, (x, y) in guess.items():
+            self.target[code] = ((x - mx) * scale, (y - my) * scale * ratio)
+        for province, coasts in self.coasts.items():
+            for coast in coasts:
+                self.target[coast] = self.target[province]
+
+    def free(self, cell: Cell) -> bool:
+        return cell not in self.taken
+
+    def put(self, key: str, cell: Cell) -> None:
+        self.cell[key] = cell
+        self.taken[cell] = key
+
+    def place_all(self) -> None:
+        """Every province its own cell, nearest its guess, the middle of the map first."""
+        order = sorted(self.board.provinces, key=lambda c: (math.hypot(*self.target[c]), c))
+        for code in order:
+            tx, ty = self.target[code]
+            coasts = self.coasts.get(code, [])
+            best: tuple[float, Cell, tuple[Cell, ...]] | None = None
+            for radius, cell in _rings(round(tx), round(ty)):
+                if best is not None and (radius - 0.5) ** 2 > best[0]:
+                    break
+                d = (cell[0] - tx) ** 2 + (cell[1] - ty) ** 2
+                if not self.free(cell):
+                    continue
+                around = [c for c in _around(cell) if self.free(c)]
+                if len(around) < len(coasts):
+                    continue
+                chosen = self.coast_cells(coasts, around)
+                if best is None or (d, cell) < best[:2]:
+                    best = (d, cell, chosen)
+            assert best is not None
+            self.put(code, best[1])
+            for coast, cell in zip(coasts, best[2], strict=True):
+                self.put(coast, cell)
+
+    def neighbour_points(self, coast: str) -> list[tuple[float, float]]:
+        """Where the fleet neighbours of a coast are (placed, or else their guess)."""
+        points = []
+        for other in sorted(self.board.fleet_graph().adj[coast]):
+            if other in self.cell:
+                points.append((float(self.cell[other][0]), float(self.cell[other][1])))
+            else:
+                points.append(self.target[other.partition("/")[0]])
+        return points
+
+    def coast_cells(self, coasts: list[str], around: list[Cell]) -> tuple[Cell, ...]:
+        """The cells for the coasts, among ``around``, nearest their fleet neighbours."""
+        if not coasts:
+            return ()
+        near = [self.neighbour_points(c) for c in coasts]
+        best: tuple[float, tuple[Cell, ...]] | None = None
+        for cells in itertools.permutations(around, len(coasts)):
+            cost = sum(
+                (cell[0] - x) ** 2 + (cell[1] - y) ** 2
+                for cell, points in zip(cells, near, strict=True)
+                for x, y in points
+            )
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, cells)
+        assert best is not None
+        return best[1]
+
+    def index_borders(self) -> None:
+        self.over, self.passes = {}, {}
+        for number, (a, b) in enumerate(self.edges):
+            cells = self.crossed(self.cell[a], self.cell[b])
+            self.passes[number] = cells
+            for cell in cells:
+                self.over.setdefault(cell, set()).add(number)
+
+    def cost(self, moves: Mapping[str, Cell]) -> float:
+        """The part of the total that ``moves`` (place -> cell) can change, as it would be
+        after them (or now, when every place is moved to its own cell)."""
+        edges = sorted({e for key in moves for e in self.incident[key]})
+        arriving = set(moves.values())
+        leaving = {self.cell[key] for key in moves} - arriving
+
+        def held(cell: Cell) -> bool:
+            return cell in arriving or (cell in self.taken and cell not in leaving)
+
+        def at(key: str) -> Cell:
+            return moves.get(key, self.cell[key])
+
+        total = 0.0
+        for number in edges:
+            a, b = self.edges[number]
+            total += self.length2(at(a), at(b))
+            total += _BLOCKED * sum(1 for c in self.crossed(at(a), at(b)) if held(c))
+        mine = set(edges)
+        for key, cell in moves.items():
+            tx, ty = self.target[key]
+            total += _ANCHOR * ((cell[0] - tx) ** 2 + (cell[1] - ty) ** 2)
+            total += _BLOCKED * len(self.over.get(cell, set()) - mine)
+        return total
+
+    def apply(self, moves: Mapping[str, Cell]) -> None:
+        for key in moves:
+            del self.taken[self.cell[key]]
+        for key, cell in moves.items():
+            self.put(key, cell)
+        for number in sorted({e for key in moves for e in self.incident[key]}):
+            for cell in self.passes[number]:
+                self.over[cell].discard(number)
+            a, b = self.edges[number]
+            cells = self.crossed(self.cell[a], self.cell[b])
+            self.passes[number] = cells
+            for cell in cells:
+                self.over.setdefault(cell, set()).add(number)
+
+    def candidates(self, code: str) -> Iterable[dict[str, Cell]]:
+        """The moves tried for a province (with its coasts): to each cell near it, free or
+        held by a place that can swap with it."""
+        group = [code, *self.coasts.get(code, [])]
+        col, row = self.cell[code]
+        for dc, dr in _NEAR:
+            moved = {key: (self.cell[key][0] + dc, self.cell[key][1] + dr) for key in group}
+            held = {self.taken[c] for c in moved.values() if c in self.taken} - set(group)
+            if not held:
+                yield moved
+            elif len(held) == 1 and len(group) == 1:
+                (other,) = held
+                if other not in self.coasts and "/" not in other:
+                    yield {code: (col + dc, row + dr), other: (col, row)}
+        for coast in self.coasts.get(code, []):  # a coast to another cell by its province
+            for cell in _around((col, row)):
+                if self.free(cell):
+                    yield {coast: cell}
+                elif self.taken[cell] in self.coasts[code] and self.taken[cell] != coast:
+                    yield {coast: cell, self.taken[cell]: self.cell[coast]}
+
+    def improve(self) -> None:
+        for _ in range(_PASSES):
+            better = False
+            for code in sorted(self.board.provinces):
+                best: tuple[float, dict[str, Cell]] | None = None
+                for moves in self.candidates(code):
+                    now = self.cost({key: self.cell[key] for key in moves})
+                    gain = now - self.cost(moves)
+                    if gain > 1e-9 and (best is None or gain > best[0] + 1e-9):
+                        best = (gain, moves)
+                if best is not None:
+                    self.apply(best[1])
+                    better = True
+            if not better:
+                break
+
+    def drawn_cost(self) -> float:
+        """The squared lengths of the borders and the tiles they cross, over the map."""
+        total = 0.0
+        for a, b in self.edges:
+            ca, cb = self.cell[a], self.cell[b]
+            total += self.length2(ca, cb)
+            total += _BLOCKED * sum(1 for c in self.crossed(ca, cb) if c in self.taken)
+        return total
+
+    def compact(self) -> bool:
+        """Take out each empty column and row of the grid whose removal does not make the
+        drawing worse; True if any was."""
+        removed = False
+        for axis in (0, 1):
+            line = min(cell[axis] for cell in self.cell.values()) + 1
+            while line < max(cell[axis] for cell in self.cell.values()):
+                if any(cell[axis] == line for cell in self.cell.values()) or not self.squeeze(
+                    axis, line
+                ):
+                    line += 1
+                else:
+                    removed = True
+        return removed
+
+    def squeeze(self, axis: int, line: int) -> bool:
+        """Take out the empty column (axis 0) or row (axis 1) ``line`` if that does not
+        make the drawing worse; the guesses beyond it move in by one as well."""
+        before = self.drawn_cost()
+        old = dict(self.cell)
+
+        def shift(cell: Cell) -> Cell:
+            if cell[axis] < line:
+                return cell
+            return (cell[0] - 1, cell[1]) if axis == 0 else (cell[0], cell[1] - 1)
+
+        self.cell = {key: shift(cell) for key, cell in old.items()}
+        self.taken = {cell: key for key, cell in self.cell.items()}
+        if self.drawn_cost() > before + 1e-9:
+            self.cell = old
+            self.taken = {cell: key for key, cell in old.items()}
+            return False
+        for key, (x, y) in self.target.items():
+            value = (x, y)[axis]
+            value = value if value <= line - 0.5 else max(line - 0.5, value - 1)
+            self.target[key] = (value, y) if axis == 0 else (x, value)
+        self.index_borders()
+        return True
+
+    def page(self) -> Layout:
+        left, top, right, bottom = self.extent
+        cols = [c for c, _ in self.cell.values()]
+        rows = [r for _, r in self.cell.values()]
+        x0 = math.ceil(-left + _MARGIN)
+        y0 = math.ceil(-top + _MARGIN)
+        sx, sy = self.step
+        width = x0 + (max(cols) - min(cols)) * sx + math.ceil(right + _MARGIN)
+        height = y0 + (max(rows) - min(rows)) * sy + math.ceil(bottom + _MARGIN)
+        points = {
+            key: (x0 + (c - min(cols)) * sx, y0 + (r - min(rows)) * sy)
+            for key, (c, r) in sorted(self.cell.items())
+        }
+        return Layout(self.board.name, width, height, MappingProxyType(points))
+
+
+_NEAR = tuple(
+    sorted(
+        ((dc, dr) for dc in range(-2, 3) for dr in range(-2, 3) if (dc, dr) != (0, 0)),
+        key=lambda d: (d[0] ** 2 + d[1] ** 2, d),
+    )
+)
+
+
+def _around(cell: Cell) -> list[Cell]:
+    """The eight cells round a cell."""
+    col, row = cell
+    return [(col + dc, row + dr) for dc, dr in _NEAR if max(abs(dc), abs(dr)) == 1]
+
+
+def _rings(col: int, row: int) -> Iterable[tuple[int, Cell]]:
+    """Every cell with its ring, by rings of growing size round (col, row)."""
+    yield 0, (col, row)
+    for radius in itertools.count(1):
+        for dc in range(-radius, radius + 1):
+            for dr in range(-radius, radius + 1):
+                if max(abs(dc), abs(dr)) == radius:
+                    yield radius, (col + dc, row + dr)
+
+
+def _crossed_offsets(dc: int, dr: int, hx: float, hy: float) -> list[Cell]:
+    """The cells whose box (half sizes ``hx``, ``hy``) the segment from (0, 0) to (dc, dr)
+    meets, other than its ends."""
+    found = []
+    for col in range(min(0, dc), max(0, dc) + 1):
+        for row in range(min(0, dr), max(0, dr) + 1):
+            if (col, row) in ((0, 0), (dc, dr)):
+                continue
+            if _segment_meets_box((0, 0), (dc, dr), (col - hx, row - hy, col + hx, row + hy)):
+                found.append((col, row))
+    return found
+
+
+def _segment_meets_box(a: Cell, b: Cell, box: Box) -> bool:
+    """Does the segment from ``a`` to ``b`` meet the box (left, top, right, bottom)?"""
+    (x1, y1), (x2, y2) = a, b
+    low, high = 0.0, 1.0
+    for p, q in (
+        (-(x2 - x1), x1 - box[0]),
+        (x2 - x1, box[2] - x1),
+        (-(y2 - y1), y1 - box[1]),
+        (y2 - y1, box[3] - y1),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
