@@ -16,7 +16,7 @@ import functools
 import itertools
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -112,31 +112,43 @@ def standard_layout() -> Layout:
 LABEL_SIZE = 12.0
 """Font size of a province's label, its code in capitals (bold, sans-serif)."""
 
-_WIDE = {"W": 1.11, "M": 1.0, "I": 0.4, "J": 0.4}
+_EMS = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+        [0.78, 0.77, 0.74, 0.83, 0.69, 0.69, 0.83, 0.84, 0.38, 0.38, 0.78, 0.64, 1.0]
+        + [0.84, 0.85, 0.74, 0.85, 0.78, 0.72, 0.69, 0.82, 0.78, 1.11, 0.78, 0.73, 0.73]
+        + [0.70] * 10,
+        strict=True,
+    )
+)
+"""Advance widths in ems of the capitals and digits in DejaVu Sans Bold, rounded up: the
+face most systems draw bold sans-serif with, and wider than Helvetica's or Arial's."""
 
 
 def label_width(text: str, size: float = LABEL_SIZE) -> float:
-    """An upper bound of the width of ``text`` in a bold sans-serif face (the advance widths
-    of DejaVu Sans Bold, the widest common one, rounded up), plus a little for italics."""
-    ems = sum(_WIDE.get(c, 0.7 if c.isdigit() else 0.86) for c in text)
-    return (ems + 0.1) * size
+    """At most the width of ``text`` drawn in bold sans-serif at ``size``: its letters'
+    widths (:data:`_EMS`; 1.11, the widest, for any other) and a twentieth of an em."""
+    return (sum(_EMS.get(c, 1.11) for c in text) + 0.05) * size
 
 
 def label_box(code: str, point: tuple[float, float]) -> Box:
-    """The box a province's label covers: its code in capitals, centred 4 above the point."""
+    """The box a province's label covers: its code in capitals, centred with its baseline 4
+    above the point (capitals rise 0.73 em, a Q's tail falls below the line)."""
     x, y = point
     half = label_width(code.upper()) / 2
     baseline = y - 4
-    return (x - half, baseline - 0.8 * LABEL_SIZE, x + half, baseline + 0.25 * LABEL_SIZE)
+    return (x - half, baseline - 0.76 * LABEL_SIZE, x + half, baseline + 0.15 * LABEL_SIZE)
 
 
 def tile_size(code: str, kind: Kind) -> tuple[float, float]:
-    """Half the width and height of a province's tile (land and coast: a rounded box of
-    54 x 32; sea: an oval of 60 x 38), widened for a long label."""
+    """Half the width and height of a province's tile: land and coast a rounded box of
+    54 x 32, sea an oval of 60 x 38, each widened for a label that would not fit (a box so
+    that the label clears the ring at its corner, an oval so that the label's corners stay
+    inside it). Every code of up to three capitals but the widest fits."""
     half = label_width(code.upper()) / 2
     if kind is Kind.SEA:
-        return (max(30.0, half + 12), 19.0)
-    return (max(27.0, half + 6), 16.0)
+        return (max(30.0, 1.45 * half), 19.0)
+    return (max(27.0, half + 10.5), 16.0)
 
 
 COAST_RADIUS = 11.0
@@ -160,10 +172,13 @@ def place_extent(code: str, kind: Kind | None) -> Box:
 # -- a layout made from the graphs ------------------------------------------------------------
 _GAP = (22.0, 16.0)  # the least room between what two neighbouring places draw
 _MARGIN = 12.0  # round the outermost places, inside the page
-_DENSITY = 1.4  # cells of the grid per place, in the bounding box of the first guess
+_DENSITIES = (1.0, 1.2, 1.4)  # cells per place in the box of the first guess, each tried
 _ANCHOR = 0.08  # the pull of each place towards its first guess
 _BLOCKED = 8.0  # the cost of a border drawn across a third place's tile
+_LONELY = 20.0  # the cost of a place with none of its neighbours beside it
 _PASSES = 40
+_POWER = 2.0
+_REACH = 2
 _ROUNDS = 4  # of local search and taking out empty rows and columns
 
 
@@ -184,18 +199,27 @@ def generated_layout(board: Board) -> Layout:
     4. Each coast of a split province takes the cell beside its province nearest the fleet
        neighbours of that coast.
     """
-    return _Grid(board).layout()
+    grids = []
+    guess: dict[str, tuple[float, float]] | None = None
+    for density in _DENSITIES:
+        grid = _Grid(board)
+        guess = guess or _targets(sorted(grid.kinds), grid.edges)
+        grid.arrange(guess, density)
+        grids.append(grid)
+    best = min(grids, key=lambda g: g.drawn_cost())  # the first of equals: the order is fixed
+    return best.page()
 
 
-def _targets(board: Board) -> dict[str, tuple[float, float]]:
-    """Stress majorisation of the province graph: a point per province, unit borders."""
-    codes = sorted(board.provinces)
+def _targets(codes: list[str], edges: list[tuple[str, str]]) -> dict[str, tuple[float, float]]:
+    """Stress majorisation of a graph: a point per node, borders about 1 long."""
     n = len(codes)
     if n == 1:
         return {codes[0]: (0.0, 0.0)}
     index = {c: i for i, c in enumerate(codes)}
-    graph = board.province_graph()
-    neighbours = [[index[other] for other in graph.adj[code]] for code in codes]
+    neighbours: list[list[int]] = [[] for _ in codes]
+    for a, b in edges:
+        neighbours[index[a]].append(index[b])
+        neighbours[index[b]].append(index[a])
     rows = []
     for source in range(n):  # breadth first from each province
         row = [-1.0] * n
@@ -222,19 +246,24 @@ def _targets(board: Board) -> dict[str, tuple[float, float]]:
     centred = -0.5 * (centred + square.mean())
     start = np.zeros((n, 2))
     vector = np.linspace(1.0, 2.0, n)
+    units: list[np.ndarray] = []
     for axis in range(2):
         v = vector - vector.mean()
         for _ in range(300):
             w = (centred * v[None, :]).sum(axis=1)
-            for k in range(axis):
-                w -= (w * start[:, k]).sum() * start[:, k]
+            for u in units:
+                w -= (w * u).sum() * u
             norm = math.sqrt(float((w * w).sum()))
             if norm < 1e-12:
                 break
-            v = w / norm
+            w /= norm
+            settled = float(np.abs(w - v).max()) < 1e-9
+            v = w
+            if settled:
+                break
+        units.append(v)
         value = float((v * (centred * v[None, :]).sum(axis=1)).sum())
-        start[:, axis] = v
-        start[:, axis] *= math.sqrt(max(value, 1e-9))
+        start[:, axis] = v * math.sqrt(max(value, 1e-9))
     positions = start / max(start[:, 1].std(), start[:, 0].std(), 1e-9)
     positions += np.linspace(0.0, 1e-3, n)[:, None] * np.array([[1.0, -1.0]])
     weights = np.zeros((n, n))
@@ -259,7 +288,7 @@ def _targets(board: Board) -> dict[str, tuple[float, float]]:
             positions[index[b], 1] - positions[index[a], 1],
             positions[index[b], 0] - positions[index[a], 0],
         )
-        for a, b in graph.edges
+        for a, b in edges
     ]
     turn = math.atan2(sum(math.sin(4 * a) for a in angles), sum(math.cos(4 * a) for a in angles))
     cos, sin = math.cos(turn / 4), math.sin(turn / 4)
@@ -310,6 +339,12 @@ class _Grid:
         for number, (a, b) in enumerate(self.edges):
             self.incident[a].append(number)
             self.incident[b].append(number)
+        # the places each place borders (a split province and its coasts aside)
+        self.near: dict[str, list[str]] = {key: [] for key in kinds}
+        for a, b in self.edges:
+            if a.partition("/")[0] != b.partition("/")[0]:
+                self.near[a].append(b)
+                self.near[b].append(a)
         self.cell: dict[str, Cell] = {}
         self.taken: dict[Cell, str] = {}
         self.target: dict[str, tuple[float, float]] = {}
@@ -334,38 +369,32 @@ class _Grid:
         return [(a[0] + dc, a[1] + dr) for dc, dr in offsets]
 
     # -- the steps ---------------------------------------------------------------------
-    def layout(self) -> Layout:
-        self.first_guess()
+    def arrange(self, guess: Mapping[str, tuple[float, float]], density: float) -> None:
+        """Steps 2 and 3 from a first guess, scaled to ``density`` cells per place."""
+        self.first_guess(guess, density)
         self.place_all()
         self.index_borders()
         for _ in range(_ROUNDS):
             self.improve()
             if not self.compact():
                 break
-        return self.page()
 
-    def first_guess(self) -> None:
-        guess = _targets(self.board)
+    def first_guess(self, guess: Mapping[str, tuple[float, float]], density: float) -> None:
         xs = [p[0] for p in guess.values()]
         ys = [p[1] for p in guess.values()]
         width, height = max(xs) - min(xs), max(ys) - min(ys)
         count = len(self.kinds)
-        # scale so that the bounding box holds _DENSITY cells per place (a line of provinces
+        # scale so that the bounding box holds `density` cells per place (a line of provinces
         # gets at most two cells per border)
         area = max(width, 1.0) * max(height, 1.0)
-        scale = math.sqrt(_DENSITY * count / area)
-        lengths = sorted(
-            math.dist(guess[a], guess[b]) for a, b in self.board.province_graph().edges
-        )
+        scale = math.sqrt(density * count / area)
+        lengths = sorted(math.dist(guess[a], guess[b]) for a, b in self.edges)
         if lengths:
             scale = min(scale, 2.0 / max(lengths[len(lengths) // 2], 1e-6))
         ratio = self.step[0] / self.step[1]  # a cell is wider than high
         mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
         for code, (x, y) in guess.items():
             self.target[code] = ((x - mx) * scale, (y - my) * scale * ratio)
-        for province, coasts in self.coasts.items():
-            for coast in coasts:
-                self.target[coast] = self.target[province]
 
     def free(self, cell: Cell) -> bool:
         return cell not in self.taken
@@ -412,7 +441,7 @@ class _Grid:
         """The cells for the coasts, among ``around``, nearest their fleet neighbours."""
         if not coasts:
             return ()
-        near = [self.neighbour_points(c) for c in coasts]
+        near = [[self.target[c], *self.neighbour_points(c)] for c in coasts]
         best: tuple[float, tuple[Cell, ...]] | None = None
         for cells in itertools.permutations(around, len(coasts)):
             cost = sum(
@@ -436,27 +465,40 @@ class _Grid:
     def cost(self, moves: Mapping[str, Cell]) -> float:
         """The part of the total that ``moves`` (place -> cell) can change, as it would be
         after them (or now, when every place is moved to its own cell)."""
+        cells, taken = self.cell, self.taken
         edges = sorted({e for key in moves for e in self.incident[key]})
         arriving = set(moves.values())
-        leaving = {self.cell[key] for key in moves} - arriving
-
-        def held(cell: Cell) -> bool:
-            return cell in arriving or (cell in self.taken and cell not in leaving)
+        leaving = {cells[key] for key in moves} - arriving
 
         def at(key: str) -> Cell:
-            return moves.get(key, self.cell[key])
+            return moves[key] if key in moves else cells[key]
 
         total = 0.0
         for number in edges:
             a, b = self.edges[number]
-            total += self.length2(at(a), at(b))
-            total += _BLOCKED * sum(1 for c in self.crossed(at(a), at(b)) if held(c))
+            ca, cb = at(a), at(b)
+            total += self.length2(ca, cb) ** (_POWER / 2)
+            for c in self.crossed(ca, cb):
+                if c in arriving or (c in taken and c not in leaving):
+                    total += _BLOCKED
         mine = set(edges)
         for key, cell in moves.items():
             tx, ty = self.target[key]
             total += _ANCHOR * ((cell[0] - tx) ** 2 + (cell[1] - ty) ** 2)
             total += _BLOCKED * len(self.over.get(cell, set()) - mine)
+        for place in sorted({k for key in moves for k in (key, *self.near[key])}):
+            if self.lonely(place, at):
+                total += _LONELY
         return total
+
+    def lonely(self, key: str, at: Callable[[str], Cell]) -> bool:
+        """Has a place borders, but no place it borders in a cell beside its own?"""
+        col, row = at(key)
+        for other in self.near[key]:
+            c, r = at(other)
+            if -1 <= c - col <= 1 and -1 <= r - row <= 1:
+                return False
+        return bool(self.near[key])
 
     def apply(self, moves: Mapping[str, Cell]) -> None:
         for key in moves:
@@ -494,29 +536,50 @@ class _Grid:
                     yield {coast: cell, self.taken[cell]: self.cell[coast]}
 
     def improve(self) -> None:
+        """Move each province (with its coasts) the best way that lowers the total, until no
+        move does; after the first pass only provinces near a change are tried again."""
+        dirty = set(self.board.provinces)
         for _ in range(_PASSES):
-            better = False
-            for code in sorted(self.board.provinces):
+            if not dirty:
+                break
+            todo, dirty = sorted(dirty), set()
+            for code in todo:
                 best: tuple[float, dict[str, Cell]] | None = None
+                costs: dict[tuple[str, ...], float] = {}  # the cost now of the places moved
                 for moves in self.candidates(code):
-                    now = self.cost({key: self.cell[key] for key in moves})
-                    gain = now - self.cost(moves)
+                    keys = tuple(sorted(moves))
+                    if keys not in costs:
+                        costs[keys] = self.cost({key: self.cell[key] for key in keys})
+                    gain = costs[keys] - self.cost(moves)
                     if gain > 1e-9 and (best is None or gain > best[0] + 1e-9):
                         best = (gain, moves)
                 if best is not None:
+                    dirty |= self.touched(best[1])
                     self.apply(best[1])
-                    better = True
-            if not better:
-                break
+                    dirty |= self.touched(best[1])
+
+    def touched(self, moves: Mapping[str, Cell]) -> set[str]:
+        """The provinces a move may give a better move: those moved, those they border and
+        those near where they stand."""
+        found = set()
+        for key in moves:
+            found.add(key.partition("/")[0])
+            found.update(other.partition("/")[0] for other in self.near[key])
+            col, row = self.cell[key]
+            for dc, dr in _NEAR:
+                other = self.taken.get((col + dc, row + dr))
+                if other is not None:
+                    found.add(other.partition("/")[0])
+        return found
 
     def drawn_cost(self) -> float:
         """The squared lengths of the borders and the tiles they cross, over the map."""
         total = 0.0
         for a, b in self.edges:
             ca, cb = self.cell[a], self.cell[b]
-            total += self.length2(ca, cb)
+            total += self.length2(ca, cb) ** (_POWER / 2)
             total += _BLOCKED * sum(1 for c in self.crossed(ca, cb) if c in self.taken)
-        return total
+        return total + _LONELY * sum(self.lonely(key, self.cell.__getitem__) for key in self.near)
 
     def compact(self) -> bool:
         """Take out each empty column and row of the grid whose removal does not make the
@@ -575,7 +638,12 @@ class _Grid:
 
 _NEAR = tuple(
     sorted(
-        ((dc, dr) for dc in range(-2, 3) for dr in range(-2, 3) if (dc, dr) != (0, 0)),
+        (
+            (dc, dr)
+            for dc in range(-_REACH, _REACH + 1)
+            for dr in range(-_REACH, _REACH + 1)
+            if (dc, dr) != (0, 0)
+        ),
         key=lambda d: (d[0] ** 2 + d[1] ** 2, d),
     )
 )
