@@ -88,7 +88,7 @@ def power_colours(powers: tuple[str, ...]) -> Mapping[str, str]:
             continue
         hue = (0.11 + 0.381966 * extra) % 1.0
         extra += 1
-        red, green, blue = colorsys.hls_to_rgb(hue, 0.4 + 0.08 * (extra % 3), 0.65)
+        red, green, blue = colorsys.hls_to_rgb(hue, 0.32 + 0.06 * (extra % 3), 0.7)
         found[power] = "#" + "".join(f"{round(v * 255):02x}" for v in (red, green, blue))
     return MappingProxyType({p: found[p] for p in powers})
 
