@@ -162,7 +162,7 @@ def board_named(name: str) -> Board:
     return load_board(VARIANTS / f"{name}.toml")
 
 
-GENERATED = ["pure", "isthmus", "grid", "standard-generated"]
+GENERATED = ["pure", "isthmus", "odd", "grid", "standard-generated"]
 
 
 def test_the_grid_board_is_what_the_tests_think():
@@ -297,7 +297,7 @@ def crowded(board: Board) -> Position:
         last = Location(code, prov.coasts[-1]) if prov.coasts else Location(code)
         kind = UnitType.FLEET if prov.kind is Kind.SEA or prov.coasts else UnitType.ARMY
         units.append(Unit(first, kind, power))
-        attacker = sorted(board.neighbours(code))[0]
+        attacker = min(board.neighbours(code), default="")  # "": from another board
         dislodged.append(DislodgedUnit(Unit(last, kind, power), attacker))
     centres = tuple(
         (c, board.powers[i % len(board.powers)]) for i, c in enumerate(sorted(board.centres))

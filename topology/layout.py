@@ -5,7 +5,7 @@ A board whose map file names a ``drawing`` is drawn where that layout file puts 
 from its graphs by :func:`generated_layout`. :func:`layout_of` picks one and keeps it.
 
 The renderer draws a fixed set of shapes around each point (``solver/render/board.py``); the
-sizes of those shapes are stated here (:func:`tile_size`, :func:`label_box`,
+sizes of those shapes are stated here (:func:`label_width`, :func:`tile_size`,
 :func:`place_extent`), so that a generated layout can space its points far enough apart
 that nothing one place draws touches what another draws.
 """
@@ -131,15 +131,6 @@ def label_width(text: str, size: float = LABEL_SIZE) -> float:
     return (sum(_EMS.get(c, 1.11) for c in text) + 0.05) * size
 
 
-def label_box(code: str, point: tuple[float, float]) -> Box:
-    """The box a province's label covers: its code in capitals, centred with its baseline 4
-    above the point (capitals rise 0.73 em, a Q's tail falls below the line)."""
-    x, y = point
-    half = label_width(code.upper()) / 2
-    baseline = y - 4
-    return (x - half, baseline - 0.76 * LABEL_SIZE, x + half, baseline + 0.15 * LABEL_SIZE)
-
-
 def tile_size(code: str, kind: Kind) -> tuple[float, float]:
     """Half the width and height of a province's tile: land and coast a rounded box of
     54 x 32, sea an oval of 60 x 38, each widened for a label that would not fit (a box so
@@ -151,22 +142,21 @@ def tile_size(code: str, kind: Kind) -> tuple[float, float]:
     return (max(27.0, half + 10.5), 16.0)
 
 
-COAST_RADIUS = 11.0
-"""Radius of the circle of a split coast."""
-
-
 def place_extent(code: str, kind: Kind | None) -> Box:
-    """Everything a picture may draw around a place, as offsets from its point: the tile
-    and its label, the centre's dot and home ring at the tile's corner, a unit and a
-    dislodged unit beside it, an order's ring round the unit. ``kind`` None: a split coast
-    (its circle and the units standing on it)."""
+    """Everything a picture may draw around a place, as offsets (left, top, right, bottom)
+    from its point: the tile with its label inside, the centre's dot and home ring at the
+    tile's top right corner (not on a sea), a unit below the label and a dislodged unit
+    beside it, an order's ring round the unit. ``kind`` None: a split coast (its circle and
+    the units standing on it)."""
     if kind is None:  # circle r 11; fleet 22 x 15 on the point, a dislodged one at (16, 10)
         return (-16.5, -16.5, 28.5, 21.5)
-    half_w = tile_size(code, kind)[0]
-    ring_x = half_w - 2  # the home ring (r 7.5, stroke 2) at the tile's top right corner
-    left = -max(half_w + 1, 15.5)  # a hold square of 28 round the unit at (0, 9)
-    right = max(half_w + 1, ring_x + 8.5, 28.5)  # a dislodged unit at (16, 19)
-    return (left, -22.5, right, 30.5)
+    half_w, half_h = tile_size(code, kind)
+    left = -max(half_w + 1, 15.5)  # the tile's edge; a hold square of 28 round (0, 9)
+    right = max(half_w + 1, 28.5)  # a dislodged unit at (16, 19), its edge 3 wide
+    top = -(half_h + 1)
+    if kind is not Kind.SEA:  # the home ring, r 7.5 and 2 wide, at (half_w - 2, -14)
+        right, top = max(right, half_w + 6.5), -22.5
+    return (left, top, right, 30.5)
 
 
 # -- a layout made from the graphs ------------------------------------------------------------
@@ -176,28 +166,32 @@ _DENSITIES = (1.0, 1.2, 1.4)  # cells per place in the box of the first guess, e
 _ANCHOR = 0.08  # the pull of each place towards its first guess
 _BLOCKED = 8.0  # the cost of a border drawn across a third place's tile
 _LONELY = 20.0  # the cost of a place with none of its neighbours beside it
-_PASSES = 40
-_POWER = 2.0
-_REACH = 2
-_ROUNDS = 4  # of local search and taking out empty rows and columns
+_REACH = 2  # how many cells across a place may move in one step of the search
+_PASSES = 40  # of the search over the provinces, at most
+_ROUNDS = 4  # of search and taking out empty rows and columns, at most
 
 
 def generated_layout(board: Board) -> Layout:
     """A schematic of ``board`` made from its graphs alone, the same for the same board in
-    any process.
+    any process (nothing depends on hashing, threads or the order of a set).
 
-    1. A first guess: stress majorisation of the province graph (graph distance as the
-       distance wanted between two provinces), started from classical scaling.
+    1. A first guess: stress majorisation of the graph of places (provinces and split
+       coasts, joined by the borders a picture draws; the number of steps between two
+       places is the distance wanted between them), started from classical scaling and
+       turned so that most borders run along rows and columns.
     2. The guess is scaled onto a grid of cells, each big enough for everything the
        renderer draws round one place (:func:`place_extent`) with room to spare, and every
        place takes a cell of its own, the middle of the map first; a split province
-       takes one with free cells around it for its coasts.
-    3. Local search shortens the borders: places move to a nearby free cell or swap with a
-       nearby place, and a split province moves with its coasts, while the total of the
-       squared border lengths, the borders drawn across a third place's tile and the pull
-       towards the first guess goes down.
-    4. Each coast of a split province takes the cell beside its province nearest the fleet
-       neighbours of that coast.
+       takes one with free cells around it, its coasts the ones nearest their own guess
+       and fleet neighbours.
+    3. Local search: a province moves to a nearby free cell or swaps with a nearby one, a
+       split province moves with its coasts, a coast moves round its province, while the
+       total goes down: the squared length of every border, a cost for each border drawn
+       across a third place's tile and for each place with none of its neighbours beside
+       it, and a small pull towards the first guess. Empty rows and columns are taken out
+       where that costs nothing, and the search runs again.
+    4. Steps 2 and 3 are made at three scales of the guess; the cheapest drawing is kept,
+       and the page is its grid with a margin round it.
     """
     grids = []
     guess: dict[str, tuple[float, float]] | None = None
@@ -477,7 +471,7 @@ class _Grid:
         for number in edges:
             a, b = self.edges[number]
             ca, cb = at(a), at(b)
-            total += self.length2(ca, cb) ** (_POWER / 2)
+            total += self.length2(ca, cb)
             for c in self.crossed(ca, cb):
                 if c in arriving or (c in taken and c not in leaving):
                     total += _BLOCKED
@@ -577,7 +571,7 @@ class _Grid:
         total = 0.0
         for a, b in self.edges:
             ca, cb = self.cell[a], self.cell[b]
-            total += self.length2(ca, cb) ** (_POWER / 2)
+            total += self.length2(ca, cb)
             total += _BLOCKED * sum(1 for c in self.crossed(ca, cb) if c in self.taken)
         return total + _LONELY * sum(self.lonely(key, self.cell.__getitem__) for key in self.near)
 
