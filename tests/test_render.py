@@ -108,10 +108,11 @@ def map_problems(scene, root):
         if len(dots) != prov.is_centre:
             yield f"{code}: {len(dots)} centre dots"
         elif dots and dots[0].get("fill") != (
-            colour(owners[code]) if owners.get(code) else "#3b3326"
+            colour(owners[code], BOARD.powers) if owners.get(code) else "#3b3326"
         ):
             yield f"{code}: centre dot {dots[0].get('fill')}, owner {owners.get(code)}"
-        if [r.get("stroke") for r in rings] != ([colour(prov.home)] if prov.home else []):
+        home = [colour(prov.home, BOARD.powers)] if prov.home else []
+        if [r.get("stroke") for r in rings] != home:
             yield f"{code}: home rings {[r.get('stroke') for r in rings]}, home {prov.home}"
     coasts = Counter(g.get("data-place") for g in groups(root, "coast-point", "data-place"))
     if coasts != Counter(str(loc) for loc in BOARD.locations() if loc.coast):

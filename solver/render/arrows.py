@@ -28,7 +28,7 @@ from ..values.orders import (
 )
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
-from .style import FAIL, POWER_COLOURS, colour
+from .style import FAIL, colour, token
 from .svg import Point, between, el, line_d, num, title, toward
 
 Locate = Callable[[Place], Point | None]
@@ -89,10 +89,8 @@ def draw_orders(
             {"class": " ".join(["order", kind, result, *fate]), "data-order": given.order_text},
         )
         title(g, order_text(given, outcome))
-        stroke = colour(given.power)
-        head = f"url(#{prefix}head-{(given.power or 'other').lower()})"
-        if given.power not in POWER_COLOURS:
-            head = f"url(#{prefix}head-other)"
+        stroke = colour(given.power, board.powers)
+        head = f"url(#{prefix}head-{token(given.power or '', board.powers)})"
         failed = result in ("fails", "illegal", "invalid", "unresolved")
         match order:
             case Move(dest=dest) | Retreat(dest=dest):
@@ -221,5 +219,9 @@ def draw_retreats(
             el(
                 g,
                 "path",
-                {"class": "option", "d": line_d([start, end]), "stroke": colour(r.unit.power)},
+                {
+                    "class": "option",
+                    "d": line_d([start, end]),
+                    "stroke": colour(r.unit.power, board.powers),
+                },
             )

@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from topology import Board, Kind, Location
-from topology.layout import Layout, standard_layout
+from topology.layout import Layout, layout_of, tile_size
 
-from ..values.orders import Given, Names, Place, named_places
+from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Retreating
 from .arrows import Locate, draw_orders, draw_retreats, order_lines
-from .legend import LEGEND_HEIGHT, draw_legend, markers
-from .style import STYLE, colour
+from .legend import draw_legend, legend_height, markers
+from .style import STYLE, colour, token
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
 
@@ -64,15 +64,22 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
         if prov.is_centre:
             about.append("supply centre" + (f", home of {prov.home}" if prov.home else ""))
         title(g, ", ".join(about))
+        half_w, half_h = tile_size(code, prov.kind)  # wide enough for the label
         if prov.kind is Kind.SEA:
-            el(g, "ellipse", {"class": "shape", "cx": x, "cy": y, "rx": 30, "ry": 19})
+            el(g, "ellipse", {"class": "shape", "cx": x, "cy": y, "rx": half_w, "ry": half_h})
         else:
-            attrs = {"class": "shape", "x": x - 27, "y": y - 16, "width": 54, "height": 32}
+            attrs = {
+                "class": "shape",
+                "x": x - half_w,
+                "y": y - half_h,
+                "width": 2 * half_w,
+                "height": 2 * half_h,
+            }
             el(g, "rect", {**attrs, "rx": 9})
         el(g, "text", {"x": x, "y": y - 4}, code.upper())
         if prov.home:
-            ring = {"class": "home", "cx": x + 25, "cy": y - 14, "r": 7.5}
-            el(g, "circle", {**ring, "stroke": colour(prov.home)})
+            ring = {"class": "home", "cx": x + corner(code, prov.kind), "cy": y - 14, "r": 7.5}
+            el(g, "circle", {**ring, "stroke": colour(prov.home, board.powers)})
     for key in sorted(k for k in layout.points if "/" in k):
         x, y = layout.point(key)
         g = el(provinces, "g", {"class": "coast-point", "data-place": key})
@@ -86,24 +93,32 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
     for code in sorted(board.centres):
         x, y = layout.point(code)
         owner = owners.get(code)
-        dot = {"class": "centre", "data-province": code, "cx": x + 25, "cy": y - 14, "r": 4.5}
-        circle = el(dots, "circle", {**dot, "fill": colour(owner) if owner else "#3b3326"})
+        cx = x + corner(code, board.province(code).kind)
+        dot = {"class": "centre", "data-province": code, "cx": cx, "cy": y - 14, "r": 4.5}
+        fill = colour(owner, board.powers) if owner else "#3b3326"
+        circle = el(dots, "circle", {**dot, "fill": fill})
         title(
             circle,
             f"{board.province(code).name}: " + (f"owned by {owner}" if owner else "no owner"),
         )
 
 
+def corner(code: str, kind: Kind) -> float:
+    """How far right of a province's point its centre's dot and home ring sit: at the top
+    right corner of its tile."""
+    return tile_size(code, kind)[0] - 2
+
+
 # -- units ----------------------------------------------------------------------------------
 def draw_unit(
-    parent: ET.Element, unit: Unit, at: Point, names: Names, extra: Sequence[str] = ()
+    parent: ET.Element, unit: Unit, at: Point, board: Board, extra: Sequence[str] = ()
 ) -> None:
     kind = "army" if unit.type.value == "A" else "fleet"
-    classes = " ".join(["unit", kind, unit.power.lower(), *extra])
+    classes = " ".join(["unit", kind, token(unit.power, board.powers), *extra])
     g = el(parent, "g", {"class": classes, "data-place": str(unit.location)})
-    title(g, f"{unit.power} {unit.text(names)}" + (f" ({', '.join(extra)})" if extra else ""))
+    title(g, f"{unit.power} {unit.text(board)}" + (f" ({', '.join(extra)})" if extra else ""))
     x, y = at
-    fill = colour(unit.power)
+    fill = colour(unit.power, board.powers)
     if kind == "army":
         el(g, "circle", {"class": "badge", "cx": x, "cy": y, "r": 9.5, "fill": fill})
     else:
@@ -130,7 +145,7 @@ def draw_board(
     In a movement phase the units that must retreat are marked where they stand; in a
     retreat phase they stand beside the unit that dislodged them."""
     board = scene.position.map
-    layout = layout or standard_layout()
+    layout = layout or layout_of(board)
     draw_map(parent, scene.position, board, layout)
     fate: dict[str, list[str]] = {}
     for r in scene.retreating:
@@ -236,14 +251,15 @@ def board_element(
     scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True, box: Box | None = None
 ) -> ET.Element:
     """The picture of one scene (see `board_svg`); ``box`` frames the map if given."""
-    layout = standard_layout()
+    board = scene.position.map
+    layout = layout_of(board)
     if box is None:
         box = (0, 0, layout.width, layout.height) if whole else focus_box(scene, layout)
     zoom = min(2.0, max(1.0, 640 / max(box[2], box[3])))
     map_w, map_h = box[2] * zoom, box[3] * zoom
     panel_w = 380 if legend else 0
     lines = _panel_lines(scene)
-    panel_h = 40 + 18 * len(lines) + (LEGEND_HEIGHT if legend else 0)
+    panel_h = 40 + 18 * len(lines) + (legend_height(board.powers) if legend else 0)
     top = 34 if scene.title else 0
     width, height = map_w + panel_w, max(map_h, panel_h) + top
     root = el(
@@ -260,12 +276,12 @@ def board_element(
     )
     el(root, "style", text=STYLE)
     defs = el(root, "defs")
-    markers(defs, prefix)
+    markers(defs, prefix, board.powers)
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if scene.title:
         el(root, "text", {"x": 10, "y": 22, "font-size": 16, "font-weight": 700}, scene.title)
     view = map_view(root, box, (0, top, map_w, map_h))
-    draw_board(view, scene, prefix)
+    draw_board(view, scene, prefix, layout)
     if legend:
         panel = el(
             root,
@@ -285,6 +301,7 @@ def board_element(
                 },
             ),
             prefix,
+            board.powers,
         )
     return root
 

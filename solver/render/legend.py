@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
 from .arrows import cross
-from .style import FAIL, OTHER_COLOUR, POWER_COLOURS, colour
+from .style import FAIL, OTHER_COLOUR, PALETTE, power_colours, token
 from .svg import el
 
 
-def markers(defs: ET.Element, prefix: str) -> None:
-    """Arrow heads in each power's colour, the bounce bar and the support dot."""
-    for power, fill in [*POWER_COLOURS.items(), ("other", OTHER_COLOUR), ("grey", "#999")]:
+def markers(defs: ET.Element, prefix: str, powers: Sequence[str]) -> None:
+    """Arrow heads in the colour of each of a board's ``powers``, the bounce bar and the
+    support dot."""
+    heads = [(token(p, powers), fill) for p, fill in power_colours(tuple(powers)).items()]
+    for power, fill in [*heads, ("other", OTHER_COLOUR), ("grey", "#999")]:
         m = el(
             defs,
             "marker",
@@ -59,10 +63,26 @@ def markers(defs: ET.Element, prefix: str) -> None:
 
 
 LEGEND_HEIGHT = 300
+"""The height of the legend of a board of up to eight powers (`legend_height`)."""
+LEGEND_WIDTH = 312.0
 
 
-def draw_legend(g: ET.Element, prefix: str) -> None:
-    """What the shapes, lines and colours mean."""
+def _columns(powers: Sequence[str]) -> tuple[int, float]:
+    """How many powers a row of the legend holds, and how far apart: four 78 wide, fewer
+    for long names (at most 7.2 a letter)."""
+    width = max([78.0, *(math.ceil(26 + 7.2 * len(p)) for p in powers)])
+    return max(1, int(LEGEND_WIDTH // width)), width
+
+
+def legend_height(powers: Sequence[str]) -> float:
+    """The height of the legend for a board with these powers (a row of 20 per power row)."""
+    per_row, _ = _columns(powers)
+    rows = math.ceil(len(powers) / per_row)
+    return LEGEND_HEIGHT + 20 * max(0, rows - 2)
+
+
+def draw_legend(g: ET.Element, prefix: str, powers: Sequence[str]) -> None:
+    """What the shapes, lines and colours mean; the colours of a board's ``powers``."""
     el(g, "text", {"class": "heading", "x": 0, "y": 12}, "Legend")
     y = 32
     samples = [
@@ -90,7 +110,7 @@ def draw_legend(g: ET.Element, prefix: str) -> None:
             "cy": y,
             "r": 7.5,
             "fill": "none",
-            "stroke": colour("France"),
+            "stroke": PALETTE[2],  # a sample of a power's colour
             "stroke-width": 2,
         },
     )
@@ -156,8 +176,9 @@ def draw_legend(g: ET.Element, prefix: str) -> None:
     )
     el(g, "text", {"x": 40, "y": y + 4}, "dislodged unit; dotted: its retreats")
     y += 24
-    for n, (power, fill) in enumerate(POWER_COLOURS.items()):
-        x = (n % 4) * 78
-        yy = y + (n // 4) * 20
+    per_row, width = _columns(powers)
+    for n, (power, fill) in enumerate(power_colours(tuple(powers)).items()):
+        x = (n % per_row) * width
+        yy = y + (n // per_row) * 20
         el(g, "circle", {"cx": x + 8, "cy": yy, "r": 7, "fill": fill})
         el(g, "text", {"x": x + 20, "y": yy + 4}, power)

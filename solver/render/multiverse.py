@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from topology.layout import standard_layout
+from topology.layout import layout_of
 
 from ..multiverse.state import BoardKey, MBoard, Multiverse, MultiverseStep, complete, on_map
 from ..values.orders import Given, Place, named_places, timeline_name
@@ -21,7 +21,7 @@ from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
 from .arrows import draw_orders, order_lines
 from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
-from .legend import LEGEND_HEIGHT, draw_legend, markers
+from .legend import draw_legend, legend_height, markers
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
@@ -98,7 +98,7 @@ def grid_element(
     """The grid picture of a multiverse with the given orders drawn on it (and beside it the
     orders in words and, if ``legend``, the legend). With ``share``, each distinct map is
     stored once and every board refers to it (boards differ only in units and owners)."""
-    layout = standard_layout()
+    layout = layout_of(mv.map)
     boards = {b.key: b for b in mv.boards}
     local: dict[BoardKey, list[Drawn]] = {key: [] for key in boards}
     across: list[Drawn] = []
@@ -141,7 +141,8 @@ def grid_element(
     lines = _panel(drawn)
     width = grid_w + PANEL_W
     height = max(
-        HEAD_H + len(rows) * (cell_h + GAP), 60 + 18 * len(lines) + (LEGEND_HEIGHT if legend else 0)
+        HEAD_H + len(rows) * (cell_h + GAP),
+        60 + 18 * len(lines) + (legend_height(mv.map.powers) if legend else 0),
     )
     root = el(
         None,
@@ -157,7 +158,7 @@ def grid_element(
     )
     el(root, "style", text=STYLE + GRID_STYLE)
     defs = el(root, "defs")
-    markers(defs, prefix)
+    markers(defs, prefix, mv.map.powers)
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if heading:
         el(root, "text", {"x": 10, "y": 24, "font-size": 16, "font-weight": 700}, heading)
@@ -171,7 +172,7 @@ def grid_element(
         label = f"{_name(key)}  {board.position.phase}"
         el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
         view = map_view(cell, box, (x, y, CELL_WIDTH, cell_h))
-        draw_board(view, scenes[key], prefix)
+        draw_board(view, scenes[key], prefix, layout)
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
     _draw_branches(root, mv, boards, origin, cell_h)
@@ -201,7 +202,8 @@ def grid_element(
     if legend:
         legend_y = 60 + 18 * len(lines)
         transform = f"translate({num(grid_w + 10)},{num(legend_y)})"
-        draw_legend(el(root, "g", {"class": "legend", "transform": transform}), prefix)
+        legend_g = el(root, "g", {"class": "legend", "transform": transform})
+        draw_legend(legend_g, prefix, mv.map.powers)
     if share:
         maps: dict[str, ET.Element] = {}
         share_groups(root, maps, MAP_GROUPS, f"{prefix}map")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from topology import standard_layout
+from topology import layout_of
 
 from ..formats.cases import Case, read_cases
 from ..formats.rulebooks import rule_book
@@ -47,7 +47,7 @@ def _paradox(file: str, case_id: str, name: str) -> dict[str, str]:
     ]
     editions = edition_scenes(scene)
     scenes = [scene, *(r for r in resolutions if r), *(s for _, s in editions)]
-    box = focus_box(scenes, standard_layout())
+    box = focus_box(scenes, layout_of(scene.position.map))
     pictures = {f"{name}.svg": board_svg(scene, box=box)}
     for number, drawn in enumerate(resolutions):
         if drawn is not None:

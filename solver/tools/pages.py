@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from topology.layout import standard_layout
+from topology.layout import layout_of
 
 from ..cycle.game import BoardStep, Played
 from ..errors import DipsatError
@@ -24,10 +24,10 @@ from ..multiverse.state import MultiverseStep
 from ..render import board as drawing
 from ..render.arrows import order_text, result_of
 from ..render.board import MAP_GROUPS, focus_box
-from ..render.legend import LEGEND_HEIGHT, draw_legend, markers
+from ..render.legend import LEGEND_WIDTH, draw_legend, legend_height, markers
 from ..render.multiverse import step_element
 from ..render.style import STYLE
-from ..render.svg import SVG_NS, el, share_groups, to_text
+from ..render.svg import SVG_NS, el, num, share_groups, to_text
 from ..values.decisions import Decision
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
@@ -139,21 +139,24 @@ class Pictures:
         element = step_element(steps[number - 1], heading, self.prefix(), legend=False, share=False)
         return self.svg(element)
 
-    def legend(self) -> str:
+    def legend(self, powers: Sequence[str]) -> str:
+        """The legend, with the colours of a board's ``powers``."""
         prefix = self.prefix()
+        width, height = LEGEND_WIDTH + 28, legend_height(powers)
         root = el(
             None,
             "svg",
             {
                 "xmlns": SVG_NS,
                 "class": "legend-picture",
-                "width": 340,
-                "height": LEGEND_HEIGHT,
-                "viewBox": f"0 0 340 {LEGEND_HEIGHT}",
+                "width": width,
+                "height": height,
+                "viewBox": f"0 0 {num(width)} {num(height)}",
             },
         )
-        markers(el(root, "defs"), prefix)
-        draw_legend(el(root, "g", {"class": "legend", "transform": "translate(4,4)"}), prefix)
+        markers(el(root, "defs"), prefix, powers)
+        legend = el(root, "g", {"class": "legend", "transform": "translate(4,4)"})
+        draw_legend(legend, prefix, powers)
         return self.svg(root)
 
 
@@ -177,6 +180,12 @@ def page(title: str, body: Iterable[str], pictures: Pictures) -> str:
             "",
         ]
     )
+
+
+def _legend(cases: Sequence[Case], pictures: Pictures) -> str:
+    """The legend of a page, with the powers of the map of its cases (the first case's)."""
+    powers = cases[0].position.map.powers if cases else ()
+    return f"<details><summary>Legend</summary>{pictures.legend(powers)}</details>"
 
 
 def _figure(svg: str, caption: str = "", attrs: str = "") -> str:
@@ -322,7 +331,7 @@ def check_page(report: Report, rules: RuleBook | None = None) -> str:
             + [("all", ["all", str(report.passed), str(report.total)])],
             "sections",
         ),
-        f"<details><summary>Legend</summary>{pictures.legend()}</details>",
+        _legend([r.case for r in report.results], pictures),
     ]
     by_section: dict[str, list[CaseResult]] = {}
     for result in report.results:
@@ -371,7 +380,7 @@ def compare_page(
         f"<h1>{esc(first.name)} against {esc(second.name)}</h1>",
         f'<p class="summary"><strong>{len(differences)}</strong> of {len(cases)} case(s) '
         "are decided differently.</p>",
-        f"<details><summary>Legend</summary>{pictures.legend()}</details>",
+        _legend(cases, pictures),
     ]
     for entry in differences:
         case = by_id[entry["id"]]
@@ -404,7 +413,7 @@ def _side_by_side(case: Case, first: RuleBook, second: RuleBook, pictures: Pictu
     for number in range(max(len(p.steps) for p in played)):
         figures = []
         scenes = [p.scenes[number] for p in played if number < len(p.scenes)]
-        box = focus_box(scenes, standard_layout()) if scenes else None
+        box = focus_box(scenes, layout_of(scenes[0].position.map)) if scenes else None
         for book, p in zip((first, second), played, strict=True):
             if number < len(p.scenes):
                 svg = pictures.board(replace(p.scenes[number], title=book.name), box=box)
@@ -456,7 +465,7 @@ def _editions_section(scene: drawing.Scene, reports: list[CoreReport], pictures:
     with the editions that reach it and the rule each applied to the cores."""
     groups = edition_scenes(scene)
     drawn = {names: drawn for names, drawn in groups}
-    box = focus_box(list(drawn.values()), standard_layout())
+    box = focus_box(list(drawn.values()), layout_of(scene.position.map))
     figures = []
     for names in drawn:
         rules_used = sorted(
@@ -512,7 +521,9 @@ def _core_article(
         resolution_scene(scene, rules, values, f"resolution {index}") if scene else None
         for index, values in enumerate(report.resolutions)
     ]
-    box = focus_box([scene, *(d for d in drawn if d)], standard_layout()) if scene else None
+    box = None
+    if scene is not None:
+        box = focus_box([scene, *(d for d in drawn if d)], layout_of(scene.position.map))
     figures = [
         _resolution_figure(index, values, report, label, drawn[index], box, pictures)
         for index, values in enumerate(report.resolutions)
