@@ -677,3 +677,7 @@ def variant_list() -> None:
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

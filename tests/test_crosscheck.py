@@ -4,7 +4,9 @@ comparison, shrinking to a case file, and a campaign through Dask."""
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 
 import pytest
 from conftest import DATA
@@ -60,15 +62,50 @@ def test_malformed_replies_are_rejected(line, message):
         (f"{sys.executable} -c 'import sys; sys.exit(3)'", "exited (3)"),
         (f"{sys.executable} -c 'import time; time.sleep(30)'", "no reply within"),
         (f"{sys.executable} -c 'input(); print(\"garbage\", flush=True)'", "malformed reply"),
+        (  # more on stderr than a pipe holds: the program must not block on it
+            f'{sys.executable} -c \'import sys; sys.stderr.write("x" * 300000); input();'
+            ' print("garbage", flush=True)\'',
+            "malformed reply",
+        ),
     ],
 )
 def test_a_misbehaving_program_gives_an_error_and_the_run_goes_on(command, error):
-    program = ExternalEngine(command, timeout=1.0)
+    program = ExternalEngine(command, timeout=1.0, startup=1.0)
     position, orders = random_turn("x")
     for name in ("a", "b"):  # it is started again for the next request
         reply = program.adjudicate(name, position, orders)
         assert error in reply["error"]
     program.close()
+
+
+def test_a_slow_start_is_allowed_once_and_a_stopped_program_takes_its_children_along(tmp_path):
+    """The first reply may take the start-up allowance, a later one only the timeout; a
+    program stopped for a late reply is stopped with the processes it started."""
+    pids = tmp_path / "pids"
+    script = (
+        "import json, subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pids)!r}, 'a').write(str(child.pid) + chr(10))\n"
+        "while True:\n"
+        "    request = json.loads(input())\n"
+        "    time.sleep(1.5)\n"
+        "    reply = {'id': request['id'], 'results': {}, 'dislodged': {}, 'units': {}}\n"
+        "    print(json.dumps(reply), flush=True)\n"
+    )
+    program = ExternalEngine([sys.executable, "-c", script], timeout=1.0, startup=5.0)
+    position, orders = random_turn("x")
+    assert "error" not in program.adjudicate("a", position, orders)  # 1.5 s: the start-up
+    assert "no reply within" in program.adjudicate("b", position, orders)["error"]
+    program.close()
+    (pid,) = map(int, pids.read_text().split())
+    for _ in range(100):  # killed with its group; give the kernel a moment to reap it
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"process {pid} outlived the program that started it")
 
 
 def test_dipsat_agrees_with_itself_through_the_protocol():

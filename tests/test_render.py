@@ -17,15 +17,15 @@ from solver.cli import app
 from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
 from solver.render.board import board_svg
-from solver.render.style import POWER_COLOURS, colour
+from solver.render.style import POWER_COLOURS, colour, power_tokens
 from solver.tools.scenes import case_scenes
 from topology import standard
-from topology.layout import standard_layout
+from topology.layout import layout_of
 
 NS = "{http://www.w3.org/2000/svg}"
 F_CASES = str(ROOT / "cases" / "datc" / "6F.cases")
 BOARD = standard()
-POWERS = {p.lower() for p in BOARD.powers}
+POWERS = frozenset(p.lower() for p in BOARD.powers)
 RESULTS = {
     "succeeds",
     "fails",
@@ -61,7 +61,8 @@ def groups(root: ET.Element, cls: str, attribute: str) -> list[ET.Element]:
 
 @cache
 def scenes():
-    """(label, scene, parsed SVG) for each phase block of every standard case."""
+    """(label, scene, parsed SVG) for each phase block of every case on one board (the
+    standard board's and the variants')."""
     drawn = []
     for case in all_cases():
         if case.multiverse:
@@ -84,16 +85,17 @@ def test_every_standard_case_is_drawn():
 
 # -- the map ----------------------------------------------------------------------------------
 def map_problems(scene, root):
+    board = scene.position.map  # the standard board, or a variant's
     drawn = groups(root, "province", "data-province")
     counts = Counter(g.get("data-province") for g in drawn)
-    if counts != Counter(list(BOARD.provinces)):
+    if counts != Counter(list(board.provinces)):
         wrong = {code: n for code, n in counts.items() if n != 1}
-        missing = set(BOARD.provinces) - counts.keys()
+        missing = set(board.provinces) - counts.keys()
         yield f"provinces drawn more than once: {wrong}, never: {sorted(missing)}"
     owners = dict(scene.position.centres)
     for g in drawn:
         code = g.get("data-province")
-        prov = BOARD.provinces[code]
+        prov = board.provinces[code]
         kinds = classes(g) & {"land", "coast", "sea"}
         if kinds != {prov.kind.value}:
             yield f"{code}: classes {kinds}, expected {prov.kind.value}"
@@ -108,14 +110,14 @@ def map_problems(scene, root):
         if len(dots) != prov.is_centre:
             yield f"{code}: {len(dots)} centre dots"
         elif dots and dots[0].get("fill") != (
-            colour(owners[code], BOARD.powers) if owners.get(code) else "#3b3326"
+            colour(owners[code], board.powers) if owners.get(code) else "#3b3326"
         ):
             yield f"{code}: centre dot {dots[0].get('fill')}, owner {owners.get(code)}"
-        home = [colour(prov.home, BOARD.powers)] if prov.home else []
+        home = [colour(prov.home, board.powers)] if prov.home else []
         if [r.get("stroke") for r in rings] != home:
             yield f"{code}: home rings {[r.get('stroke') for r in rings]}, home {prov.home}"
     coasts = Counter(g.get("data-place") for g in groups(root, "coast-point", "data-place"))
-    if coasts != Counter(str(loc) for loc in BOARD.locations() if loc.coast):
+    if coasts != Counter(str(loc) for loc in board.locations() if loc.coast):
         yield f"split coasts drawn: {dict(coasts)}"
 
 
@@ -124,30 +126,32 @@ def test_the_map_has_every_province_coast_and_centre_once():
 
 
 # -- units ------------------------------------------------------------------------------------
-def unit_key(g: ET.Element) -> tuple:
-    power = classes(g) & POWERS
+def unit_key(g: ET.Element, tokens: frozenset[str] = POWERS) -> tuple:
+    power = classes(g) & tokens
     kind = classes(g) & {"army", "fleet"}
     return g.get("data-place"), *sorted(power), *sorted(kind), "retreating" in classes(g)
 
 
 def unit_problems(scene, root):
     position = scene.position
+    token = power_tokens(position.map.powers)  # a power's class: 'france', 'north'
     expected = Counter(
-        (str(u.location), u.power.lower(), "army" if u.type.value == "A" else "fleet", False)
+        (str(u.location), token[u.power], "army" if u.type.value == "A" else "fleet", False)
         for u in position.units
     )
     expected += Counter(
         (
             str(d.unit.location),
-            d.unit.power.lower(),
+            token[d.unit.power],
             "army" if d.unit.type.value == "A" else "fleet",
             True,
         )
         for d in position.dislodged
     )
     drawn = groups(root, "unit", "data-place")
-    if Counter(map(unit_key, drawn)) != expected:
-        yield f"units drawn {sorted(map(unit_key, drawn))}, expected {sorted(expected)}"
+    keys = [unit_key(g, frozenset(token.values())) for g in drawn]
+    if Counter(keys) != expected:
+        yield f"units drawn {sorted(keys)}, expected {sorted(expected)}"
     fates = {str(r.unit.location): r for r in scene.retreating}
     for g in drawn:
         place, r = g.get("data-place"), fates.get(g.get("data-place"))
@@ -168,9 +172,8 @@ def test_every_unit_is_drawn_once_in_its_powers_class():
 
 
 def test_the_picture_is_cropped_around_the_units_and_orders():
-    layout = standard_layout()
-
     def problems(scene, root):
+        layout = layout_of(scene.position.map)
         view = next(s for s in root.iter(f"{NS}svg") if "map" in classes(s))
         x, y, w, h = map(float, view.get("viewBox").split())
         for unit in scene.position.units:
@@ -182,6 +185,7 @@ def test_the_picture_is_cropped_around_the_units_and_orders():
     _, scene, _ = scenes()[0]
     whole = ET.fromstring(board_svg(scene, whole=True))
     view = next(s for s in whole.iter(f"{NS}svg") if "map" in classes(s))
+    layout = layout_of(scene.position.map)
     assert view.get("viewBox") == f"0 0 {layout.width} {layout.height}"
 
 
