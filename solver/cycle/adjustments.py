@@ -95,9 +95,9 @@ def _judge(
             return illegal(Illegality.NO_MORE_DISBANDS, power)
         used[power] += 1
         return Result.SUCCEEDS, unit
-    if used[power] >= allowance[power]:
-        return illegal(Illegality.NO_MORE_BUILDS, power)
     if isinstance(order, Waive):
+        if used[power] >= allowance[power]:
+            return illegal(Illegality.NO_MORE_BUILDS, power)
         used[power] += 1
         return Result.SUCCEEDS, None
     place = order.unit.place
@@ -112,6 +112,8 @@ def _judge(
         u.province == place.province for u in built
     ):
         return illegal(Illegality.OCCUPIED, province.name)
+    if used[power] >= allowance[power]:  # after the place: say first what is wrong there
+        return illegal(Illegality.NO_MORE_BUILDS, power)
     unit_type = order.unit.type
     if unit_type is None:
         if province.kind is not Kind.LAND:
