@@ -371,8 +371,8 @@ class _Reader:
             raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
         given = replace(given, power=draft.power)
         orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
-        first_step = not draft.multiverse or len(draft.blocks) == 1
-        if kind is PhaseKind.MOVEMENT and first_step and not isinstance(given.order, Waive):
+        first_block = len(draft.blocks) == 1  # later blocks order the units the game has then
+        if kind is PhaseKind.MOVEMENT and first_block and not isinstance(given.order, Waive):
             self.imply_unit(draft, number, line, given)
 
     def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:

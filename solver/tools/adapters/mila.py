@@ -68,8 +68,14 @@ def _str_lists(data: Any, what: str, pattern: re.Pattern[str] | None) -> dict[st
         bad = [x for x in items if pattern is not None and not pattern.match(x)]
         if bad:
             raise RequestError(f"unreadable {what} entry {bad[0]!r}")
-        out[power.upper()] = [" ".join(x.upper().split()) for x in items]
+        out[power_key(power)] = [" ".join(x.upper().split()) for x in items]
     return out
+
+
+def power_key(name: str) -> str:
+    """A power's name as MILA keys it: upper case, letters and digits only ('New-York' is
+    NEWYORK)."""
+    return re.sub(r"[^A-Z0-9]", "", name.upper())
 
 
 def first_orders(orders: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -106,7 +112,7 @@ def check_request(data: Any) -> Request:
             origin = info.get("from") if isinstance(info, dict) else None
             if not UNIT.match(unit) or not isinstance(origin, str) or not PLACE.match(origin):
                 raise RequestError(f"unreadable dislodged unit {unit!r}: {info!r}")
-            dislodged.setdefault(power.upper(), {})[unit] = (
+            dislodged.setdefault(power_key(power), {})[unit] = (
                 origin[:3],
                 bool(info.get("by_convoy", False)),
             )
