@@ -182,3 +182,37 @@ def test_check_compares_the_expected_position(tmp_path):
     assert json.loads(result.stdout)["failures"] == [
         {"id": "X.2", "order": "AFTER", "expected": "Germany A Munich", "got": "Germany A Ruhr"}
     ]
+
+
+def test_a_game_on_a_variant_from_the_shell(tmp_path):
+    """`game new --variant ancmed`, orders and a whole year, then the picture: the
+    game stays on ancmed (its provinces, its first year) and every step succeeds."""
+    game = str(tmp_path / "g.json")
+    assert dipsat("game", "new", game, "--variant", "ancmed").returncode == 0
+    shown = dipsat("game", "show", game).stdout
+    assert shown.startswith("ancmed: Spring 1 movement") and "A Province of Carthage" in shown
+    steps = [
+        ("Rome: F Neapolis - Tyrrhenian Sea", "Egypt: F Alexandria - Egyptian Sea"),
+        ("Rome: F Tyrrhenian Sea - Sicilia", "Egypt: F Egyptian Sea - Cyrene"),
+    ]
+    for orders in steps:
+        assert dipsat("game", "order", game, *orders).returncode == 0
+        played = dipsat("game", "adjudicate", game)
+        assert played.returncode == 0 and "succeeds" in played.stdout, played.stdout
+    winter = dipsat("game", "show", game).stdout
+    assert winter.startswith("ancmed: Winter 1 adjustment"), winter
+    assert dipsat("game", "order", game, "Rome: Build F Neapolis").returncode == 0
+    assert "now Spring 2 movement" in dipsat("game", "adjudicate", game).stdout
+    picture = tmp_path / "g.svg"
+    drawn = dipsat("render", game, "--out", str(picture))
+    assert drawn.returncode == 0, drawn.stderr
+    svg = picture.read_text()
+    assert 'data-province="sic"' in svg and 'data-province="cyr"' in svg
+
+
+def test_a_variant_that_is_not_known_is_named_with_the_known_ones():
+    result = dipsat("check", "cases/variants/isthmus.cases", "--variant", "atlantis")
+    assert result.returncode == 2
+    assert "--variant: unknown variant 'atlantis': expected one of standard, ancmed" in (
+        result.stderr
+    )
