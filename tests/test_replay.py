@@ -196,3 +196,41 @@ def test_the_end_marker_is_compared_without_a_phase_name(tmp_path):
     assert [str(e) for e in report.errors] == [
         f"{tmp_path / 'after_end.json'}: COMPLETED: COMPLETED is not the last phase"
     ]
+
+
+def test_games_mila_played_on_its_variant_maps_match_every_transition():
+    """Five games MILA's engine played on its own maps (tests/data/games/variants/
+    generate.py): dipsat reads each on the map the file names and agrees with every
+    phase MILA recorded, movement, retreats and adjustments, builds anywhere included."""
+    files = sorted((GAMES / "variants").glob("*.json"))
+    report = replay(files, DATC_2025)
+    assert not report.errors
+    assert [m.as_json() for m in report.mismatches] == []
+    assert report.games == 5 and report.transitions == 180
+    assert all(report.by_kind[k]["transitions"] > 0 for k in ("M", "R", "A"))
+    boards = {read_game(f).phases[0].position().map.name for f in files}
+    assert boards == {f.stem for f in files}
+
+
+def test_a_power_mila_records_with_no_orders_has_none(tmp_path):
+    data = first_game(3)
+    data["phases"][0]["orders"]["AUSTRIA"] = None  # as MILA writes a power without orders
+    game = read_game(write_game(tmp_path, "nulls.json", data))
+    assert not any(g.power == "Austria" for g in game.phases[0].orders)
+
+
+def test_a_retreat_phase_mila_skips_is_played_through(tmp_path):
+    """On pure every province is full at the opening, so an army dislodged there has
+    nowhere to go: MILA disbands it and goes on to the fall; dipsat opens a retreat phase
+    (DATC 6.H.15 orders such a unit), which the replay plays through with no orders."""
+    from diplomacy import Game as MilaGame
+    from diplomacy.utils.export import to_saved_game_format
+
+    game = MilaGame(map_name="pure")
+    game.set_orders("AUSTRIA", ["A VIE - ROM"])
+    game.set_orders("FRANCE", ["A PAR S A VIE - ROM"])
+    game.process()
+    path = write_game(tmp_path, "pure.json", to_saved_game_format(game))
+    assert [p.name for p in read_game(path).phases] == ["S1901M", "F1901M"]
+    report = replay([path], DATC_2025)
+    assert (report.transitions, report.matched) == (1, 1), [m.as_json() for m in report.mismatches]

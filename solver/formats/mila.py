@@ -409,8 +409,10 @@ class _Reader:
         given: list[Given] = []
         for key, texts in raw.items():
             power = self.power(key)
+            if texts is None:  # MILA writes null for a power that gave no orders
+                continue
             if not isinstance(texts, list):
-                raise self.fail(f"orders.{key}: expected a list, found {texts!r:.60}")
+                raise self.fail(f"orders.{key}: expected a list or null, found {texts!r:.60}")
             for text in texts:
                 if not isinstance(text, str):
                     raise self.fail(f"orders.{key}: expected an order string, found {text!r:.60}")

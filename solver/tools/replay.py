@@ -145,8 +145,9 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
             except DipsatError as error:
                 report.errors.append(ReplayError(game.path, here.name, str(error)))
                 continue
+            after = _through_empty_retreats(previous, there, rules)
             expected, produced = there.snapshot.compare(
-                snapshot(previous.after, rules), with_phase=there.phase is not None
+                snapshot(after, rules), with_phase=there.phase is not None
             )
         else:
             expected, produced = {}, {}
@@ -158,6 +159,26 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
         report.mismatches.append(
             Mismatch(game.path, here.name, there.name, kind, expected, produced, note)
         )
+
+
+def _through_empty_retreats(
+    resolution: PhaseResolution, there: RecordedPhase, rules: RuleBook
+) -> Position:
+    """The position after a phase, as an engine that skips a retreat phase with nothing to
+    decide records it: dipsat opens a retreat phase when a unit is dislodged, even one with
+    nowhere to go (DATC 6.H.15 gives such a unit a retreat order); MILA and webDiplomacy
+    disband it at once and go on.  So when every dislodged unit is destroyed and the record
+    has no retreat phase, the retreat phase is played through with no orders."""
+    after = resolution.after
+    skipped = there.phase is None or there.phase.kind is not PhaseKind.RETREAT
+    if (
+        isinstance(resolution, Resolution)
+        and after.phase.kind is PhaseKind.RETREAT
+        and skipped
+        and all(not r.options for r in resolution.dislodged)
+    ):
+        return advance(after, (), rules).after
+    return after
 
 
 def start_position(
