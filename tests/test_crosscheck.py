@@ -21,7 +21,7 @@ from solver.tools.crosscheck.generate import random_turn, random_turns
 from solver.tools.crosscheck.protocol import ProtocolError, read_reply, read_request, request
 from solver.values.notation import parse_given
 from solver.values.position import SPRING_1901, Position, Unit
-from topology import Location, UnitType, standard
+from topology import Location, UnitType, standard, variant
 
 SELF = f"{sys.executable} -m solver.tools.adapters.dipsat"
 BUGGY = f"{sys.executable} {DATA / 'buggy_adapter.py'}"
@@ -155,6 +155,9 @@ def test_requests_and_replies_follow_the_published_schema():
     validator = jsonschema.Draft202012Validator(schema)
     for name, position, orders in random_turns(6, 0, 10):
         validator.validate(request(name, position, orders))
+    for name, position, orders in random_turns(6, 0, 3, variant("world")):
+        validator.validate(data := request(name, position, orders))
+        assert data["map"] == "world"
         validator.validate(DipsatEngine().adjudicate(name, position, orders))
     with pytest.raises(jsonschema.ValidationError):
-        validator.validate({"id": "x", "results": {"PARIS": True}, "units": {}})
+        validator.validate({"id": "x", "results": {"Paris": True}, "units": {}})
