@@ -97,10 +97,6 @@ class GameStatus:
     solo: str | None
     eliminated: tuple[str, ...]
 
-    @property
-    def over(self) -> bool:
-        return self.solo is not None
-
 
 def game_status(position: Position) -> GameStatus:
     """A solo at the board's victory count (18 centres on the standard board); a power with no
