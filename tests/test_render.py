@@ -182,11 +182,18 @@ def test_the_picture_is_cropped_around_the_units_and_orders():
                 yield f"{unit} at {px},{py} outside the view {x},{y},{w},{h}"
 
     check_scenes(problems)
-    _, scene, _ = scenes()[0]
-    whole = ET.fromstring(board_svg(scene, whole=True))
-    view = next(s for s in whole.iter(f"{NS}svg") if "map" in classes(s))
-    layout = layout_of(scene.position.map)
-    assert view.get("viewBox") == f"0 0 {layout.width} {layout.height}"
+    drawn = scenes()
+    for board in ("standard", "pure"):  # a drawn board, and one laid out by dipsat
+        _, scene, _ = next(s for s in drawn if s[1].position.map.name == board)
+        whole = ET.fromstring(board_svg(scene, whole=True))
+        view = next(s for s in whole.iter(f"{NS}svg") if "map" in classes(s))
+        layout = layout_of(scene.position.map)
+        assert [float(v) for v in view.get("viewBox").split()] == [
+            0,
+            0,
+            layout.width,
+            layout.height,
+        ]
 
 
 # -- orders, outcomes and retreats ------------------------------------------------------------
