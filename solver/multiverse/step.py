@@ -34,6 +34,7 @@ from ..values.orders import (
     Convoy,
     Disband,
     Given,
+    Order,
     Place,
     Retreat,
     Waive,
@@ -178,6 +179,14 @@ def _settle_owed(
                 and order.unit.place.province in dislodged
             )
         ]
+        for i in [i for i in mine if _off_board(givens[i].order, head)]:
+            order = givens[i].order
+            assert isinstance(order, Retreat)  # _off_board is true of retreats only
+            there = order.dest.text(head.position.map)
+            reason = Illegal.because(Illegality.RETREAT_OFF_BOARD, head.name, there)
+            outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
+            mine.remove(i)  # as if not given: the unit disbands, or takes its own retreat
+            waiting.remove(i)
         retreated = adjudicate_retreats(position, [_plain_given(givens[i]) for i in mine], rules)
         for i, outcome in zip(mine, retreated.outcomes, strict=True):
             outcomes[i] = replace(outcome, given=givens[i])
@@ -197,6 +206,14 @@ def _settle_owed(
         reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn))
         outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
     return head if position is head.position else replace(head, position=position)
+
+
+def _off_board(order: Order, head: MBoard) -> bool:
+    """A retreat to another board than the unit's own (a retreat stays on its board)."""
+    if not isinstance(order, Retreat):
+        return False
+    dest = order.dest
+    return dest.timeline not in (None, head.timeline) or dest.turn not in (None, head.turn)
 
 
 def _plain_given(given: Given) -> Given:

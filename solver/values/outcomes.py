@@ -101,6 +101,7 @@ class Illegality(enum.StrEnum):
     PHASE_FIRST = "phase-first"
     BOARD_BUSY = "board-busy"
     NOTHING_OWED = "nothing-owed"
+    RETREAT_OFF_BOARD = "retreat-off-board"
 
     @property
     def template(self) -> str:
@@ -170,6 +171,7 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.PHASE_FIRST: "{} comes first",
     Illegality.BOARD_BUSY: "{} settles its {} this step",
     Illegality.NOTHING_OWED: "{} owes no retreat or adjustment phase",
+    Illegality.RETREAT_OFF_BOARD: "a retreat stays on its own board, {}: it cannot go to {}",
 }
 _INVALID: dict[Invalidity, str] = {
     Invalidity.NO_CONVOY_ORDERED: "no convoy was ordered along any route",
