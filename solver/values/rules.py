@@ -116,8 +116,8 @@ class RepeatFork(enum.Enum):
 class Victory(enum.Enum):
     """Multiverse: who wins."""
 
-    ANY_HEAD = "any-head"  # 18 centres on some head board
-    DISTINCT_CENTRES = "distinct-centres"  # 18 distinct centres over all heads, alone on top
+    ANY_HEAD = "any-head"  # the board's victory count (18) on some head board
+    DISTINCT_CENTRES = "distinct-centres"  # that many distinct centres over all heads, alone on top
 
 
 @dataclass(frozen=True, slots=True)
