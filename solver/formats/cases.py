@@ -93,6 +93,16 @@ class Block:
 
 
 @dataclass(frozen=True, slots=True)
+class After:
+    """What a case expects at its end (on one board): the units standing, the owners of the
+    centres, and the power that has won ("" for no one); None where it says nothing."""
+
+    units: tuple[Unit, ...] | None = None
+    centres: tuple[tuple[str, str], ...] | None = None
+    solo: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
     id: str
     title: str
@@ -106,6 +116,7 @@ class Case:
     after_retreating: tuple[Unit, ...] | None = None  # multiverse: units owing a retreat
     after_centres: tuple[tuple[str, str], ...] | None = None  # (centre, owner) at the end
     after_solo: str | None = None  # the power expected to have won, or "" for no one
+    after_by_edition: dict[str, After] = field(default_factory=dict)  # 'AFTER [1971]'
 
     @property
     def multiverse(self) -> bool:
@@ -117,6 +128,12 @@ class Case:
     def game(self) -> Game:
         """The game the case plays, from its position: a multiverse, or one board."""
         return Multiverse.start(self.position) if self.multiverse else OneBoard(self.position)
+
+    def after_under(self, edition: str) -> After:
+        """The end a case expects under an edition: its own AFTER [EDITIONS] section, or
+        the plain AFTER."""
+        plain = After(self.after, self.after_centres, self.after_solo)
+        return self.after_by_edition.get(edition, plain)
 
     @property
     def edition(self) -> str:
@@ -165,6 +182,9 @@ class _Draft:
     after_retreating: list[Unit] = field(default_factory=list)
     after_centres: dict[str, tuple[str, int]] | None = None
     after_solo: str | None = None
+    section: tuple[str, ...] | None = None  # the editions of the AFTER section being read
+    plain_after: After | None = None  # the plain AFTER, once an edition's section opens
+    after_by_edition: dict[str, After] = field(default_factory=dict)
     revising: bool = False
 
     @property
@@ -186,6 +206,7 @@ _META = re.compile(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)
 _OWNS = re.compile(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$")
 _HEADER = re.compile(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$")
 _AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
+_AFTER = re.compile(r"^AFTER(?:\s*\[([^\]]*)\])?$")
 
 
 class _Reader:
@@ -242,9 +263,9 @@ class _Reader:
         meta = _META.match(stripped)
         if meta and not draft.blocks:
             return self.meta_line(draft, number, line, meta)
-        if stripped.upper() == "AFTER":
-            draft.after = []
-            return None
+        after = _AFTER.match(stripped)
+        if after:
+            return self.open_after(draft, number, line, after.group(1))
         owns = _OWNS.match(stripped)
         if draft.after is not None:
             return self.after_line(draft, number, line, stripped, owns)
@@ -403,6 +424,42 @@ class _Reader:
                 _column_after(line, "=>"),
             )
         return label
+
+    def open_after(self, draft: _Draft, number: int, line: str, editions: str | None) -> None:
+        """'AFTER', or 'AFTER [1971 1982]': what those editions expect at the end instead
+        (one-board cases; the plain AFTER, if any, comes first)."""
+        if editions is None:
+            if draft.after is not None:
+                raise self.fail(number, "AFTER is given twice; 'AFTER [EDITIONS]' varies it")
+            draft.after = []
+            return
+        names = tuple(editions.split())
+        unknown = [e for e in names if e not in EDITION_NAMES]
+        if unknown or not names:
+            expected = f"expected editions ({', '.join(EDITION_NAMES)}) in 'AFTER [...]'"
+            raise self.fail(number, expected, line.find("[") + 1)
+        if draft.multiverse:
+            raise self.fail(number, "'AFTER [EDITIONS]' is for cases on one board")
+        twice = [e for e in names if e in draft.after_by_edition or e in (draft.section or ())]
+        if twice:
+            raise self.fail(number, f"edition {twice[0]} has its AFTER section already")
+        self.close_after(draft)
+        draft.section = names
+        draft.after, draft.after_centres, draft.after_solo = [], None, None
+
+    def close_after(self, draft: _Draft) -> None:
+        """Keep the AFTER section read so far: the plain one, or an edition's."""
+        read = After(
+            None if draft.after is None else tuple(sorted(draft.after)),
+            None
+            if draft.after_centres is None
+            else tuple(sorted((c, p) for c, (p, _) in draft.after_centres.items())),
+            draft.after_solo,
+        )
+        if draft.section is None:
+            draft.plain_after = read
+        for edition in draft.section or ():
+            draft.after_by_edition[edition] = read
 
     def after_line(
         self, draft: _Draft, number: int, line: str, stripped: str, owns: re.Match[str] | None
@@ -586,8 +643,9 @@ class _Reader:
             )
             for kind, orders in draft.blocks
         )
-        after = tuple(sorted(draft.after)) if draft.after is not None else None
         retreating = tuple(sorted(draft.after_retreating)) if draft.after is not None else None
+        self.close_after(draft)
+        plain = draft.plain_after or After()
         return Case(
             draft.id,
             draft.title,
@@ -596,13 +654,12 @@ class _Reader:
             position,
             blocks,
             dict(draft.meta),
-            after,
+            plain.units,
             draft.after_boards,
             retreating if draft.multiverse else None,
-            None
-            if draft.after_centres is None
-            else tuple(sorted((c, p) for c, (p, _) in draft.after_centres.items())),
-            draft.after_solo,
+            plain.centres,
+            plain.solo,
+            dict(draft.after_by_edition),
         )
 
 

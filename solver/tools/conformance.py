@@ -11,7 +11,7 @@ from topology import Board
 from ..checker.equations import check_resolution
 from ..cycle.game import Game, OneBoard, Played
 from ..errors import DipsatError
-from ..formats.cases import Block, Case
+from ..formats.cases import After, Block, Case
 from ..formats.rulebooks import rule_book
 from ..multiverse.state import Multiverse
 from ..values.calendar import game_status
@@ -164,7 +164,7 @@ def _play(
                 ]
         game = done.after
     if fully and not failures:
-        failures += _compare_after(case, game)
+        failures += _compare_after(case, game, rules.name)
     return failures, resolution
 
 
@@ -191,7 +191,7 @@ def _civil_disorder(case: Case, block: Block, done: Played, edition: str) -> lis
     return [Failure(case.id, "automatic disbands", _units(board, wanted), _units(board, got))]
 
 
-def _compare_after(case: Case, game: Game) -> list[Failure]:
+def _compare_after(case: Case, game: Game, edition: str) -> list[Failure]:
     """The game at the end against the case's AFTER section: the units standing, those
     owing a retreat and (a multiverse) its boards."""
     failures = []
@@ -201,11 +201,12 @@ def _compare_after(case: Case, game: Game) -> list[Failure]:
             failures.append(
                 Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(boards))
             )
+    expected_end = case.after_under(edition)
     if isinstance(game, OneBoard):
-        failures += _compare_centres(case, game.position)
+        failures += _compare_centres(case, game.position, expected_end)
     names = game.names
     for label, expected, units in (
-        ("AFTER", case.after, game.standing()),
+        ("AFTER", expected_end.units, game.standing()),
         ("AFTER retreating", case.after_retreating, game.awaiting()),
     ):
         got = tuple(sorted(units))
@@ -216,22 +217,22 @@ def _compare_after(case: Case, game: Game) -> list[Failure]:
     return failures
 
 
-def _compare_centres(case: Case, position: Position) -> list[Failure]:
+def _compare_centres(case: Case, position: Position, expected: After) -> list[Failure]:
     """The owners of the centres and the winner at the end, where the case states them."""
     failures = []
     board = position.map
-    if case.after_centres is not None and position.centres != case.after_centres:
+    if expected.centres is not None and position.centres != expected.centres:
         failures.append(
             Failure(
                 case.id,
                 "AFTER centres",
-                _owners(board, case.after_centres),
+                _owners(board, expected.centres),
                 _owners(board, position.centres),
             )
         )
     solo = game_status(position).solo or ""
-    if case.after_solo is not None and solo != case.after_solo:
-        failures.append(Failure(case.id, "AFTER solo", case.after_solo or "none", solo or "none"))
+    if expected.solo is not None and solo != expected.solo:
+        failures.append(Failure(case.id, "AFTER solo", expected.solo or "none", solo or "none"))
     return failures
 
 
