@@ -24,14 +24,14 @@ from topology import (
     Location,
     MapDataError,
     UnitType,
-    generated_layout,
     layout_of,
     load_board,
     load_layout,
     standard,
     standard_layout,
 )
-from topology.layout import label_width
+from topology.autolayout import generated_layout
+from topology.extents import label_width
 from topology.loader import board_from_text
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -176,7 +176,7 @@ _PRINT = """
 import sys
 from pathlib import Path
 from topology import load_board
-from topology.layout import generated_layout
+from topology.autolayout import generated_layout
 for path in sys.argv[1:] or {paths!r}:
     layout = generated_layout(load_board(path))
     print(layout.name, layout.width, layout.height, sorted(layout.points.items()))

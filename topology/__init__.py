@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board
-from .layout import Layout, generated_layout, layout_of, load_layout, standard_layout
+from .layout import Layout, layout_of, load_layout, standard_layout
 from .loader import STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import (
@@ -41,7 +41,6 @@ __all__ = [
     "Province",
     "UnitType",
     "UnknownNameError",
-    "generated_layout",
     "layout_of",
     "load_board",
     "load_layout",

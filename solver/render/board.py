@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from topology import Board, Kind, Location
-from topology.layout import Layout, layout_of, tile_size
+from topology.extents import tile_size
+from topology.layout import Layout, layout_of
 
 from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
