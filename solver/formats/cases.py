@@ -90,16 +90,20 @@ class Block:
     orders: tuple[CaseOrder, ...]
     automatic: tuple[Automatic, ...] = ()  # removed by civil disorder
     revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
+    after: After | None = None  # multiverse: what the step leaves, asserted before the next
 
 
 @dataclass(frozen=True, slots=True)
 class After:
-    """What a case expects at its end (on one board): the units standing, the owners of the
-    centres, and the power that has won ("" for no one); None where it says nothing."""
+    """What a case expects after a phase or step: the units standing, the owners of the
+    centres, the power that has won ("" for no one) and, in a multiverse, the boards and
+    the units owing a retreat; None where it says nothing."""
 
     units: tuple[Unit, ...] | None = None
     centres: tuple[tuple[str, str], ...] | None = None
     solo: str | None = None
+    boards: tuple[str, ...] | None = None
+    retreating: tuple[Unit, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +136,13 @@ class Case:
     def after_under(self, edition: str) -> After:
         """The end a case expects under an edition: its own AFTER [EDITIONS] section, or
         the plain AFTER."""
-        plain = After(self.after, self.after_centres, self.after_solo)
+        plain = After(
+            self.after,
+            self.after_centres,
+            self.after_solo,
+            self.after_boards,
+            self.after_retreating,
+        )
         return self.after_by_edition.get(edition, plain)
 
     @property
@@ -184,6 +194,7 @@ class _Draft:
     after_solo: str | None = None
     section: tuple[str, ...] | None = None  # the editions of the AFTER section being read
     plain_after: After | None = None  # the plain AFTER, once an edition's section opens
+    step_afters: dict[int, After] = field(default_factory=dict)  # block index -> its AFTER
     after_by_edition: dict[str, After] = field(default_factory=dict)
     revising: bool = False
 
@@ -267,6 +278,8 @@ class _Reader:
         if after:
             return self.open_after(draft, number, line, after.group(1))
         owns = _OWNS.match(stripped)
+        if draft.after is not None and draft.multiverse and stripped == "---":
+            self.close_step_after(draft)  # an AFTER between steps: the next step follows
         if draft.after is not None:
             return self.after_line(draft, number, line, stripped, owns)
         if draft.multiverse and stripped in ("---", "REVISED"):
@@ -446,6 +459,19 @@ class _Reader:
         self.close_after(draft)
         draft.section = names
         draft.after, draft.after_centres, draft.after_solo = [], None, None
+
+    def close_step_after(self, draft: _Draft) -> None:
+        """Keep an AFTER section read between two steps of a multiverse case: what the
+        step before it leaves."""
+        assert draft.after is not None  # line() calls this only in an AFTER section
+        draft.step_afters[len(draft.blocks) - 1] = After(
+            tuple(sorted(draft.after)),
+            None,
+            None,
+            draft.after_boards,
+            tuple(sorted(draft.after_retreating)),
+        )
+        draft.after, draft.after_boards, draft.after_retreating = None, None, []
 
     def close_after(self, draft: _Draft) -> None:
         """Keep the AFTER section read so far: the plain one, or an edition's."""
@@ -640,8 +666,9 @@ class _Reader:
                 tuple(o for o in orders if isinstance(o, CaseOrder) and not o.revised),
                 tuple(o for o in orders if isinstance(o, tuple)),
                 tuple(o for o in orders if isinstance(o, CaseOrder) and o.revised),
+                draft.step_afters.get(index),
             )
-            for kind, orders in draft.blocks
+            for index, (kind, orders) in enumerate(draft.blocks)
         )
         retreating = tuple(sorted(draft.after_retreating)) if draft.after is not None else None
         self.close_after(draft)

@@ -163,6 +163,8 @@ def _play(
                     for v in check_resolution(resolution)
                 ]
         game = done.after
+        if fully and block.after is not None:
+            failures += _compare_expected(case, block.after, game, f"AFTER step {number}")
     if fully and not failures:
         failures += _compare_after(case, game, rules.name)
     return failures, resolution
@@ -192,28 +194,30 @@ def _civil_disorder(case: Case, block: Block, done: Played, edition: str) -> lis
 
 
 def _compare_after(case: Case, game: Game, edition: str) -> list[Failure]:
-    """The game at the end against the case's AFTER section: the units standing, those
-    owing a retreat and (a multiverse) its boards."""
+    """The game at the end against the case's AFTER section (under the edition)."""
+    return _compare_expected(case, case.after_under(edition), game, "AFTER")
+
+
+def _compare_expected(case: Case, expected: After, game: Game, label: str) -> list[Failure]:
+    """The game against an AFTER section: the units standing, those owing a retreat, (a
+    multiverse) its boards and (one board) its centres and solo."""
     failures = []
-    if case.after_boards is not None:
+    if expected.boards is not None:
         boards = game.board_names()
-        if boards != case.after_boards:
+        if boards != expected.boards:
             failures.append(
-                Failure(case.id, "AFTER boards", " ".join(case.after_boards), " ".join(boards))
+                Failure(case.id, f"{label} boards", " ".join(expected.boards), " ".join(boards))
             )
-    expected_end = case.after_under(edition)
     if isinstance(game, OneBoard):
-        failures += _compare_centres(case, game.position, expected_end)
+        failures += _compare_centres(case, game.position, expected)
     names = game.names
-    for label, expected, units in (
-        ("AFTER", expected_end.units, game.standing()),
-        ("AFTER retreating", case.after_retreating, game.awaiting()),
+    for what, wanted, units in (
+        (label, expected.units, game.standing()),
+        (f"{label} retreating", expected.retreating, game.awaiting()),
     ):
         got = tuple(sorted(units))
-        if expected is not None and got != expected:
-            failures.append(
-                Failure(case.id, label, _describe(expected, names), _describe(got, names))
-            )
+        if wanted is not None and got != wanted:
+            failures.append(Failure(case.id, what, _describe(wanted, names), _describe(got, names)))
     return failures
 
 
