@@ -12,6 +12,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def dipsat(*args: str, stdin: str | None = None, env: dict[str, str] | None = None):
+    """The `dipsat` command run as a user runs it, from the repository's root."""
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
 def table(name: str) -> list[tuple[str, str]]:
     """Rows 'left => right' of a data file, skipping comments and blank lines."""
     rows = []

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import DATA, ROOT
+from conftest import DATA, dipsat
 
 from solver.errors import CaseFormatError
 from solver.formats.cases import read_cases
-
-
-def dipsat(*args, stdin=None, env=None):
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        input=stdin,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
 
 
 def test_parse_prints_canonical_orders():

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import doctest
 import hashlib
-import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from functools import cache
 
 import pytest
-from conftest import DATA, ROOT, under_hash_seeds
+from conftest import DATA, ROOT, dipsat, under_hash_seeds
 
 from topology import Board, BuildSites, Location, MapDataError, load_board, standard
 from topology.loader import board_from_text
@@ -315,17 +314,6 @@ def test_a_map_file_converts_without_the_diplomacy_package():
 
 
 # -- the command line and the documentation ---------------------------------------------
-
-
-def dipsat(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 def test_variant_import_writes_the_conversion(tmp_path):

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT
+from conftest import DATA, dipsat
 
 from solver.formats.mila import read_game
 from solver.tools.replay import replay
@@ -17,16 +15,6 @@ from solver.values.rules import DATC_2025, WEBDIPLOMACY
 GAMES = DATA / "games"
 FIRST = GAMES / "game_433761_ENGLAND_AG.json"
 SECOND = GAMES / "game_433762_ITALY_AEFT.json"
-
-
-def dipsat(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def write_game(tmp_path: Path, name: str, data: dict | str) -> Path:

@@ -6,11 +6,9 @@ from __future__ import annotations
 import ast
 import codecs
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import DATA, ROOT, all_cases, table
+from conftest import DATA, ROOT, all_cases, dipsat, table
 
 from solver.errors import DipsatError
 from solver.formats.cases import read_cases
@@ -162,14 +160,6 @@ def test_rule_book_takes_a_rule_book_a_name_or_a_file():
 
 
 def test_explore_and_compare_rules_from_the_command_line():
-    def dipsat(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "solver", *args],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
 
     result = dipsat("explore", "cases/datc/6F.cases", "--case", "6.F.27", "--json")
     cores = json.loads(result.stdout)["cores"]

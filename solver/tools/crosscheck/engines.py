@@ -109,9 +109,6 @@ class ExternalEngine:
             self.errors.close()
         self.process, self.errors = None, None
 
-    def _restart(self) -> None:
-        self._stop()
-
     def _stderr_tail(self) -> str:
         if self.errors is None:
             return ""
@@ -131,18 +128,18 @@ class ExternalEngine:
             text = self._read_line(process)
             return read_reply(text, request_id)
         except TimeoutError:  # before OSError, of which it is a kind
-            self._restart()
+            self._stop()
             return {"id": request_id, "error": f"{self.name}: no reply within {self.timeout} s"}
         except OSError as err:
-            self._restart()
+            self._stop()
             return {"id": request_id, "error": f"{self.name}: cannot talk to it: {err}"}
         except EOFError:
             code = self.process.wait() if self.process else None
             tail = self._stderr_tail()
-            self._restart()
+            self._stop()
             return {"id": request_id, "error": f"{self.name} exited ({code}): {tail.strip()}"}
         except ProtocolError as err:
-            self._restart()
+            self._stop()
             return {"id": request_id, "error": f"{self.name}: malformed reply: {err}"}
 
     def _read_line(self, process: subprocess.Popen[bytes]) -> str:
