@@ -33,3 +33,35 @@ def test_every_case_of_datc_v3_2_is_there():
     expected = {f"6.{s}.{n}" for s, count in sections.items() for n in range(1, count + 1)}
     assert ids == expected
     assert len(expected) == 176
+
+
+def test_every_multiverse_test_of_oliveriver_is_there():
+    ids = {c.id for c in all_cases() if c.id.startswith("O.")}
+    counts = {"A": 11, "B": 10, "C": 4, "D": 3, "E": 8}
+    expected = {f"O.{s}.{n}" for s, count in counts.items() for n in range(1, count + 1)}
+    assert ids == expected | {"O.A.10b"}  # 10b: MDATC_A_10 on a winter head (the case says why)
+
+
+def _world_cases() -> list:
+    return [c for c in all_cases() if c.world is not None]
+
+
+@pytest.mark.parametrize("case", _world_cases(), ids=lambda c: c.id)
+def test_each_assertion_of_a_world_case_can_fail(case):
+    """Every kind of expectation a multiverse case states is compared: a wrong one fails."""
+    from dataclasses import replace
+
+    wrong = {
+        "after_forks": ("z from a@0",),
+        "after_revisited": ("z@9",),
+        "after_solo": "Germany" if case.after_solo != "Germany" else "",
+        "after_boards": ("z@9",),
+    }
+    for name, value in wrong.items():
+        if getattr(case, name) is None:
+            continue
+        result = run_case(replace(case, **{name: value}))
+        assert not result.passed, f"{case.id}: a wrong {name} passed"
+    if case.after:
+        result = run_case(replace(case, after=case.after[1:]))
+        assert not result.passed, f"{case.id}: a missing unit passed"

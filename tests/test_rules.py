@@ -110,7 +110,7 @@ def test_the_named_rule_books_cannot_be_changed():
     for named in (EDITIONS, RULE_BOOKS):
         with pytest.raises(TypeError):
             named["2025"] = RuleBook("mine")  # type: ignore[index]
-    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 1
+    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 4
 
 
 def test_a_rule_book_made_in_code_reads_an_option_s_name_as_the_option():

@@ -32,10 +32,25 @@ from topology import (
 
 from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, OrderSyntaxError, PositionError
-from ..multiverse.state import Multiverse, on_board
+from ..multiverse.state import MBoard, Multiverse, Pause, Record, on_board, on_map, spot, turn_phase
+from ..values.decisions import DISLODGED, MOVE, Decision
 from ..values.notation import parse_given
-from ..values.orders import Given, Hold, Place, Waive, apply_board_defaults
+from ..values.orders import (
+    MOVEMENT_ORDERS,
+    Build,
+    Given,
+    Hold,
+    Move,
+    Place,
+    Waive,
+    apply_board_defaults,
+    named_places,
+    timeline_index,
+    timeline_name,
+)
+from ..values.outcomes import Outcome, Result
 from ..values.position import (
+    DislodgedUnit,
     Phase,
     PhaseKind,
     Position,
@@ -43,9 +58,10 @@ from ..values.position import (
     Unit,
     opening_phase,
 )
+from ..values.rules import RULE_BOOKS
 
 MAX_CASE_FILE_BYTES = 4_000_000
-EDITION_NAMES = ("1971", "1982", "2000", "2023", "2025", "dptg", "webdiplomacy")
+EDITION_NAMES = tuple(RULE_BOOKS)  # the rule books a case may state expectations for
 OUTCOME_WORDS = frozenset(
     {
         "stands",
@@ -104,6 +120,8 @@ class After:
     solo: str | None = None
     boards: tuple[str, ...] | None = None
     retreating: tuple[Unit, ...] | None = None
+    forks: tuple[str, ...] | None = None  # 'c from b@0': the forks of the step, exactly
+    revisited: tuple[str, ...] | None = None  # past boards adjudicated again, exactly
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +139,9 @@ class Case:
     after_centres: tuple[tuple[str, str], ...] | None = None  # (centre, owner) at the end
     after_solo: str | None = None  # the power expected to have won, or "" for no one
     after_by_edition: dict[str, After] = field(default_factory=dict)  # 'AFTER [1971]'
+    world: Multiverse | None = None  # the multiverse a case starts from, if not a@0 alone
+    after_forks: tuple[str, ...] | None = None
+    after_revisited: tuple[str, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
@@ -130,7 +151,10 @@ class Case:
         return f"<Case {self.id}: {self.title}>"
 
     def game(self) -> Game:
-        """The game the case plays, from its position: a multiverse, or one board."""
+        """The game the case plays, from its position (or world): a multiverse, or one
+        board."""
+        if self.world is not None:
+            return self.world
         return Multiverse.start(self.position) if self.multiverse else OneBoard(self.position)
 
     def after_under(self, edition: str) -> After:
@@ -142,6 +166,8 @@ class Case:
             self.after_solo,
             self.after_boards,
             self.after_retreating,
+            self.after_forks,
+            self.after_revisited,
         )
         return self.after_by_edition.get(edition, plain)
 
@@ -197,10 +223,30 @@ class _Draft:
     step_afters: dict[int, After] = field(default_factory=dict)  # block index -> its AFTER
     after_by_edition: dict[str, After] = field(default_factory=dict)
     revising: bool = False
+    world: _World | None = None  # a multiverse case's set-up of several boards
+    recording: bool = False  # reading the RECORDED section
+    after_forks: tuple[str, ...] | None = None
+    after_revisited: tuple[str, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
         return self.meta.get("variant") == "multiverse"
+
+
+@dataclass
+class _World:
+    """The set-up of a multiverse case that starts from several boards (docs/case-format.md,
+    "A multiverse to start from"): each read line kept with its line number."""
+
+    boards: dict[tuple[int, int], int] = field(default_factory=dict)  # board -> line
+    adjusting: set[tuple[int, int]] = field(default_factory=set)
+    units: dict[tuple[int, int], dict[str, tuple[Unit, int]]] = field(default_factory=dict)
+    retreating: list[tuple[tuple[int, int], Unit]] = field(default_factory=list)
+    centres: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
+    no_centres: bool = False
+    forks: dict[int, tuple[int, int]] = field(default_factory=dict)
+    recorded: list[tuple[CaseOrder, int]] = field(default_factory=list)
+    won: str | None = None  # 'solo: France': the game was won before the case starts
 
 
 def _column_after(line: str, marker: str) -> int:
@@ -282,6 +328,12 @@ class _Reader:
             self.close_step_after(draft)  # an AFTER between steps: the next step follows
         if draft.after is not None:
             return self.after_line(draft, number, line, stripped, owns)
+        if draft.multiverse and not draft.blocks and self.world_line(draft, number, line, stripped):
+            return None
+        if draft.recording and stripped == "---":
+            draft.recording = False  # the step's orders follow
+            draft.power = draft.season = None
+            return None
         if draft.multiverse and stripped in ("---", "REVISED"):
             if stripped == "---":
                 draft.blocks.append((PhaseKind.MOVEMENT, []))
@@ -292,6 +344,8 @@ class _Reader:
             draft.blocks.append((_PHASE_MARKERS[stripped.lower()], []))
             draft.power = None
             return None
+        if owns and not draft.blocks and draft.world is not None and not draft.recording:
+            return self.world_owns(draft, number, line, owns)
         if owns and not draft.blocks:
             owned = self.owned(number, line, owns)
             if isinstance(owned, Unit):
@@ -352,7 +406,7 @@ class _Reader:
         draft.season = None
         if header.group(2) is not None:
             draft.season = (int(header.group(3)), int(header.group(2)))
-        if not draft.blocks:  # the orders below start the first phase
+        if not draft.blocks and not draft.recording:  # the orders below start the first phase
             draft.blocks.append((self.first_kind(draft), []))
         return True
 
@@ -387,8 +441,9 @@ class _Reader:
         orders.append((draft.power, province(text), per_edition))
 
     def order_line(self, draft: _Draft, number: int, line: str) -> None:
-        """An order, with what it is expected to come to: 'A Paris - Burgundy => fails'."""
-        kind, orders = draft.blocks[-1]
+        """An order, with what it is expected to come to: 'A Paris - Burgundy => fails'
+        (in the RECORDED section, what it came to)."""
+        kind, orders = draft.blocks[-1] if draft.blocks else (PhaseKind.MOVEMENT, [])
         order_text, expected, by_edition = line, None, {}
         if "=>" in line:
             order_text, _, outcome = line.partition("=>")
@@ -404,9 +459,17 @@ class _Reader:
         if given.power is not None and given.power != draft.power:
             raise self.fail(number, f"order for {given.power} under the header of {draft.power}")
         given = replace(given, power=draft.power)
+        if draft.recording and draft.world is not None:
+            if expected is None:
+                raise self.fail(number, "expected the outcome the recorded order came to")
+            if any(p.timeline is None or p.turn is None for p in named_places(given.order)):
+                raise self.fail(number, "expected a recorded order with its boards written out")
+            draft.world.recorded.append((CaseOrder(given, expected, number), number))
+            return
         orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
         first_block = len(draft.blocks) == 1  # later blocks order the units the game has then
-        if kind is PhaseKind.MOVEMENT and first_block and not isinstance(given.order, Waive):
+        implied = draft.world is None and not isinstance(given.order, Waive)
+        if kind is PhaseKind.MOVEMENT and first_block and implied:
             self.imply_unit(draft, number, line, given)
 
     def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:
@@ -451,37 +514,42 @@ class _Reader:
         if unknown or not names:
             expected = f"expected editions ({', '.join(EDITION_NAMES)}) in 'AFTER [...]'"
             raise self.fail(number, expected, line.find("[") + 1)
-        if draft.multiverse:
-            raise self.fail(number, "'AFTER [EDITIONS]' is for cases on one board")
         twice = [e for e in names if e in draft.after_by_edition or e in (draft.section or ())]
         if twice:
             raise self.fail(number, f"edition {twice[0]} has its AFTER section already")
-        self.close_after(draft)
+        if draft.after is not None or draft.section is not None:
+            self.close_after(draft)
         draft.section = names
-        draft.after, draft.after_centres, draft.after_solo = [], None, None
+        draft.after = []
 
     def close_step_after(self, draft: _Draft) -> None:
         """Keep an AFTER section read between two steps of a multiverse case: what the
         step before it leaves."""
         assert draft.after is not None  # line() calls this only in an AFTER section
-        draft.step_afters[len(draft.blocks) - 1] = After(
-            tuple(sorted(draft.after)),
-            None,
-            None,
-            draft.after_boards,
-            tuple(sorted(draft.after_retreating)),
-        )
-        draft.after, draft.after_boards, draft.after_retreating = None, None, []
+        draft.step_afters[len(draft.blocks) - 1] = self.read_after(draft)
+        draft.after = None
 
-    def close_after(self, draft: _Draft) -> None:
-        """Keep the AFTER section read so far: the plain one, or an edition's."""
+    def read_after(self, draft: _Draft) -> After:
+        """The AFTER section read so far, its lines then forgotten for the next one."""
         read = After(
             None if draft.after is None else tuple(sorted(draft.after)),
             None
             if draft.after_centres is None
             else tuple(sorted((c, p) for c, (p, _) in draft.after_centres.items())),
             draft.after_solo,
+            draft.after_boards,
+            tuple(sorted(draft.after_retreating)) if draft.multiverse else None,
+            draft.after_forks,
+            draft.after_revisited,
         )
+        draft.after_centres = draft.after_solo = draft.after_boards = None
+        draft.after_forks = draft.after_revisited = None
+        draft.after_retreating = []
+        return read
+
+    def close_after(self, draft: _Draft) -> None:
+        """Keep the AFTER section read so far: the plain one, or an edition's."""
+        read = self.read_after(draft)
         if draft.section is None:
             draft.plain_after = read
         for edition in draft.section or ():
@@ -495,7 +563,7 @@ class _Reader:
         ('France owns SC Paris': the owners of all centres at the end are those listed)
         and 'solo: France' (or 'solo: none')."""
         solo = re.match(r"^solo\s*:\s*(.*)$", stripped)
-        if solo and not draft.multiverse:
+        if solo:
             name = solo.group(1).strip()
             if not name:
                 column = _column_after(line, ":")
@@ -514,6 +582,9 @@ class _Reader:
                 )
             draft.after_boards = names
             return
+        listed = re.match(r"^(forks|revisited)\s*:\s*(.*)$", stripped)
+        if listed and draft.multiverse:
+            return self.after_list(draft, number, line, listed.group(1), listed.group(2))
         if not owns:
             raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
         unit = self.owned(number, line, owns, coordinates=draft.multiverse)
@@ -537,6 +608,130 @@ class _Reader:
             raise self.fail(number, "'retreating' units are listed only in a multiverse case")
         assert draft.after is not None  # line() reads AFTER lines only after AFTER
         (draft.after_retreating if owns.group(2) else draft.after).append(unit)
+
+    def after_list(self, draft: _Draft, number: int, line: str, key: str, value: str) -> None:
+        """'forks: c from b@0, d from a@1' (the forks of the step, each with the board it
+        came from) or 'revisited: a@0 b@0' (the past boards it adjudicated again); 'none'
+        for none."""
+        column = _column_after(line, ":")
+        if key == "revisited":
+            names = () if value.strip() == "none" else tuple(sorted(value.split()))
+            for name in names:
+                self.board_key(number, name, column)
+            draft.after_revisited = names
+            return
+        forks = [] if value.strip() == "none" else [f.strip() for f in value.split(",")]
+        for fork in forks:
+            match = re.fullmatch(r"([a-z]{1,2})\s+from\s+([a-z]{1,2}@\d+)", fork)
+            if not match:
+                raise self.fail(
+                    number, f"expected forks such as 'c from b@0', found {fork!r}", column
+                )
+        draft.after_forks = tuple(sorted(" ".join(f.split()) for f in forks))
+
+    def board_key(self, number: int, name: str, column: int) -> tuple[int, int]:
+        """A board named as 'b@1': (timeline, turn)."""
+        match = re.fullmatch(r"([a-z]{1,2})@(\d+)", name)
+        if not match:
+            raise self.fail(number, f"expected a board such as 'b@1', found {name!r}", column)
+        return timeline_index(match.group(1)), int(match.group(2))
+
+    def world_line(self, draft: _Draft, number: int, line: str, stripped: str) -> bool:
+        """A line of the multiverse a case starts from ('boards: a@0 b@0', 'adjusting: b@2',
+        'centres: none', 'fork: c from b@0', 'RECORDED'): whether the line was one."""
+        if stripped == "RECORDED":
+            if draft.world is None:
+                raise self.fail(number, "expected 'boards:' before RECORDED: the boards it names")
+            draft.recording, draft.power = True, None
+            return True
+        match = re.match(r"^(boards|adjusting|centres|fork|solo)\s*:\s*(.*)$", stripped)
+        if not match or draft.recording:
+            return False
+        key, value = match.group(1), match.group(2).strip()
+        column = _column_after(line, ":")
+        if key == "boards":
+            if draft.world is not None:
+                raise self.fail(number, "'boards:' is given twice")
+            if draft.units:
+                raise self.fail(number, "'boards:' comes before the units it places")
+            draft.world = _World()
+            for name in value.split():
+                board = self.board_key(number, name, column + value.find(name))
+                if board in draft.world.boards:
+                    raise self.fail(number, f"board {name} is listed twice", column)
+                draft.world.boards[board] = number
+            if not draft.world.boards:
+                raise self.fail(number, "expected boards such as 'a@0 b@0'", column)
+            return True
+        world = draft.world
+        if world is None:
+            raise self.fail(number, f"expected 'boards:' before '{key}:'")
+        if key == "adjusting":
+            for name in value.split():
+                board = self.board_key(number, name, column + value.find(name))
+                if board not in world.boards:
+                    raise self.fail(number, f"board {name} is not among the boards", column)
+                world.adjusting.add(board)
+        elif key == "solo":
+            world.won = self.power(number, line, value)
+        elif key == "centres":
+            if value != "none":
+                raise self.fail(number, "expected 'centres: none'", column)
+            world.no_centres = True
+        else:
+            fork = re.fullmatch(r"([a-z]{1,2})\s+from\s+([a-z]{1,2}@\d+)", value)
+            if not fork:
+                raise self.fail(number, f"expected 'fork: c from b@0', found {value!r}", column)
+            source = self.board_key(number, fork.group(2), column)
+            if source not in world.boards:
+                raise self.fail(number, f"board {fork.group(2)} is not among the boards", column)
+            world.forks[timeline_index(fork.group(1))] = source
+        return True
+
+    def world_owns(self, draft: _Draft, number: int, line: str, owns: re.Match[str]) -> None:
+        """'Germany owns A b-Munich@1', 'Austria owns retreating A a-Tyrolia@0' or
+        'Russia owns SC a-Sevastopol@2': a unit or centre on one board of the world."""
+        world = draft.world
+        assert world is not None  # line() calls this only in a world's set-up
+        what = owns.group(3).strip()
+        column = line.index(what) + 1
+        centre = re.fullmatch(r"(?i)SC\s+([a-z]{1,2})-(.+)@(\d+)", what)
+        if centre:
+            power = self.power(number, line, owns.group(1))
+            board = (timeline_index(centre.group(1).lower()), int(centre.group(3)))
+            try:
+                province = self.board.lookup(centre.group(2).strip())
+            except (UnknownNameError, AmbiguousNameError) as err:
+                raise self.fail(number, f"expected a supply centre: {err}", column) from err
+            if not self.board.province(province).is_centre:
+                raise self.fail(number, f"{centre.group(2)!r} is no supply centre", column)
+            self.world_board(world, number, board, column)
+            owners = world.centres.setdefault(board, {})
+            if province in owners:
+                raise self.fail(number, f"{province} is owned twice on that board", column)
+            owners[province] = power
+            return
+        if re.match(r"(?i)^SC\s", what):
+            raise self.fail(
+                number, "expected a centre with its board, such as SC b-Berlin@2", column
+            )
+        unit = self.owned(number, line, owns, coordinates=True)
+        assert isinstance(unit, Unit)  # a centre was read above
+        plain, board = on_map(unit.location)
+        self.world_board(world, number, board, column)
+        placed = world.units.setdefault(board, {})
+        if plain.province in placed:
+            other, at = placed[plain.province]
+            raise self.fail(number, f"{other.text(self.board)} stands there already (line {at})")
+        standing = Unit(plain, unit.type, unit.power)
+        placed[plain.province] = (standing, number)
+        if owns.group(2):
+            world.retreating.append((board, standing))
+
+    def world_board(self, world: _World, number: int, board: tuple[int, int], column: int) -> None:
+        if board not in world.boards:
+            name = f"{timeline_name(board[0])}@{board[1]}"
+            raise self.fail(number, f"board {name} is not among the boards", column)
 
     def first_kind(self, draft: _Draft) -> PhaseKind:
         return self.phase(draft).kind
@@ -670,8 +865,13 @@ class _Reader:
             )
             for index, (kind, orders) in enumerate(draft.blocks)
         )
-        retreating = tuple(sorted(draft.after_retreating)) if draft.after is not None else None
-        self.close_after(draft)
+        if draft.multiverse and not blocks:  # nothing ordered: one step, every unit holds
+            blocks = (Block(PhaseKind.MOVEMENT, ()),)
+        world = self.world(draft) if draft.world is not None else None
+        if world is not None:
+            position = world.boards[0].position
+        if draft.after is not None or draft.section is not None:
+            self.close_after(draft)
         plain = draft.plain_after or After()
         return Case(
             draft.id,
@@ -682,12 +882,131 @@ class _Reader:
             blocks,
             dict(draft.meta),
             plain.units,
-            draft.after_boards,
-            retreating if draft.multiverse else None,
+            plain.boards,
+            plain.retreating,
             plain.centres,
             plain.solo,
             dict(draft.after_by_edition),
+            world,
+            plain.forks,
+            plain.revisited,
         )
+
+    def world(self, draft: _Draft) -> Multiverse:
+        """The multiverse a case's set-up describes: its boards with their units and
+        centres, the recorded orders of the past with their results, the units owing a
+        retreat (the world then starts in a retreat pause)."""
+        world = draft.world
+        assert world is not None  # finish() calls this only for a case with a world
+        if draft.units or draft.centres:
+            raise self.fail(draft.line, "a case with 'boards:' places every unit on its board")
+        last = {t: max(n for u, n in world.boards if u == t) for t, _ in world.boards}
+        for key in world.adjusting:
+            if key[1] != last[key[0]] or key[1] % 2:
+                name = f"{timeline_name(key[0])}@{key[1]}"
+                raise self.fail(
+                    world.boards[key], f"{name} cannot owe adjustments: only a head after a fall"
+                )
+        home = {c: p for p in self.board.powers for c in self.board.home_centres(p)}
+        records: dict[tuple[int, int], list[tuple[Given, Outcome]]] = {}
+        for order, number in world.recorded:
+            assert not isinstance(order.given.order, Waive)  # recorded orders name boards
+            here = order.given.order.unit.place
+            on = (here.timeline or 0, here.turn or 0)  # order_line requires both
+            if on not in world.boards:
+                raise self.fail(number, f"{here.text(self.board)} is on no board of the world")
+            records.setdefault(on, []).append((order.given, _recorded(order)))
+        boards = []
+        for key in sorted(world.boards):
+            timeline, turn = key
+            phase = turn_phase(turn)
+            if key in world.adjusting:
+                phase = Phase(phase.year - 1, Season.WINTER, PhaseKind.ADJUSTMENT)
+            centres = {} if world.no_centres else dict(home)
+            centres.update(world.centres.get(key, {}))
+            units = tuple(u for u, _ in world.units.get(key, {}).values())
+            try:
+                position = Position(phase, units, tuple(centres.items()), board=self.board)
+            except PositionError as err:
+                raise self.fail(world.boards[key], f"board cannot be: {err}") from err
+            entries = records.get(key, [])
+            record = None
+            if entries:
+                record = Record(
+                    tuple(g for g, _ in entries),
+                    _decisions(key, entries),
+                    tuple(o for _, o in entries),
+                )
+            built = {
+                g.order.unit.place.province
+                for g, o in entries
+                if isinstance(g.order, Build) and o.result is Result.SUCCEEDS
+            }
+            created = None
+            if built:
+                created = position.derive(
+                    position.phase, tuple(u for u in units if u.province not in built)
+                )
+            boards.append(MBoard(timeline, turn, position, record, created))
+        origins = tuple(sorted((t, world.forks.get(t)) for t in last))
+        pause = None
+        if world.retreating:
+            waiting = tuple(
+                sorted(
+                    (
+                        (key, DislodgedUnit(unit, _attacker(records.get(key, []), unit), False))
+                        for key, unit in world.retreating
+                    ),
+                    key=lambda w: (w[0], w[1].unit.province),
+                )
+            )
+            pause = Pause(waiting, (), ())
+        return Multiverse(tuple(boards), origins, pause, world.won)
+
+
+def _recorded(order: CaseOrder) -> Outcome:
+    """A recorded order's result, from its label ('fails, dislodged', 'dislodged')."""
+    assert order.expected is not None
+    words = order.expected.split(", ")
+    fate = {"dislodged", "destroyed"}
+    first = next((w for w in words if w not in fate), "stands")
+    return Outcome(
+        order.given,
+        Result(first),
+        dislodged="dislodged" in words or "destroyed" in words,
+        destroyed="destroyed" in words,
+    )
+
+
+def _decisions(
+    key: tuple[int, int], entries: Iterable[tuple[Given, Outcome]]
+) -> dict[Decision, bool]:
+    """The decisions a board's recorded results imply: which moves succeeded and which
+    units were dislodged."""
+    found: dict[Decision, bool] = {}
+    for given, outcome in entries:
+        if isinstance(given.order, MOVEMENT_ORDERS):
+            here = spot(given.order.unit.place.province, *key)
+            if isinstance(given.order, Move):
+                found[(MOVE, here)] = outcome.result is Result.SUCCEEDS
+            found[(DISLODGED, here)] = outcome.dislodged
+    return found
+
+
+def _attacker(entries: Iterable[tuple[Given, Outcome]], unit: Unit) -> str:
+    """Where the recorded move that dislodged a unit came from, on its own board ("" if it
+    came from another board or none is recorded)."""
+    for given, outcome in entries:
+        order = given.order
+        if (
+            isinstance(order, Move)
+            and outcome.result is Result.SUCCEEDS
+            and order.dest.province == unit.province
+            and (order.dest.timeline, order.dest.turn)
+            == (order.unit.place.timeline, order.unit.place.turn)
+        ):
+            return order.unit.place.province
+    return ""
 
 
 def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:

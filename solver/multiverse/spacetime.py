@@ -2,10 +2,13 @@
 
 Each province of each board included becomes a province of the joint board, keyed by a
 `Spot` (province, timeline, turn), whose text is ``"mun@1:0"`` and whose name is
-``"b-Munich@0"``.  Two provinces of the joint board border each other when their provinces
-border on the map and their boards are within reach (MDATC rule set J): at most one turn
-apart, on the same timeline or on adjacent ones.  A province never borders itself on another
-board, as on the map.
+``"b-Munich@0"``.  Two boards are within reach when they are at most one turn apart, on the
+same timeline or on adjacent ones (`Reach`: which timelines are adjacent, and whether a
+board one turn away on another timeline counts, are policies of the rule book).  On boards
+within reach, provinces border each other as the rule book's `cross_board_moves` says: under
+rule set J where their provinces border on the map (a province never borders itself on
+another board); under rule set O a province also borders itself on another board (loose),
+or borders only itself there (strict).
 
 The joint board answers the questions the adjudicator asks of a board
 (`topology.BoardView`) from the map on demand, working out once per board which boards are
@@ -15,28 +18,59 @@ within its reach.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import cast
 
-from topology import Board, Location, Province, UnitType
+from topology import Board, Kind, Location, Province, UnitType
 
 from ..values.orders import timeline_name
+from ..values.rules import DATC_2025, CrossBoardMoves, RuleBook, TimelineAdjacency
 from .state import BoardKey, Spot, SpotNames, on_board, on_map, spot
 
 
-def timelines_adjacent(a: int, b: int, origins: Mapping[int, BoardKey | None]) -> bool:
-    """Same timeline, one branched directly off the other, or both off the same board."""
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """The rule book's answer to "which boards, and which places on them, can a unit
+    reach": the policies `timeline_adjacency`, `diagonal_moves` and `cross_board_moves`."""
+
+    timelines: TimelineAdjacency = TimelineAdjacency.BRANCHES
+    diagonals: bool = True
+    across: CrossBoardMoves = CrossBoardMoves.NEIGHBOURS
+
+    @classmethod
+    def of(cls, rules: RuleBook) -> Reach:
+        return cls(rules.timeline_adjacency, rules.diagonal_moves, rules.cross_board_moves)
+
+
+RULE_SET_J_REACH = Reach.of(DATC_2025)
+
+
+def timelines_adjacent(
+    a: int, b: int, origins: Mapping[int, BoardKey | None], reach: Reach = RULE_SET_J_REACH
+) -> bool:
+    """Same timeline, or adjacent: numbered one apart (rule set O), or one branched directly
+    off the other or both off the same board (rule set J)."""
     if a == b:
         return True
+    if reach.timelines is TimelineAdjacency.NUMBERED:
+        return abs(a - b) == 1
     oa, ob = origins.get(a), origins.get(b)
     if (oa is not None and oa[0] == b) or (ob is not None and ob[0] == a):
         return True
     return oa is not None and oa == ob
 
 
-def within_reach(a: BoardKey, b: BoardKey, origins: Mapping[int, BoardKey | None]) -> bool:
-    return abs(a[1] - b[1]) <= 1 and timelines_adjacent(a[0], b[0], origins)
+def within_reach(
+    a: BoardKey,
+    b: BoardKey,
+    origins: Mapping[int, BoardKey | None],
+    reach: Reach = RULE_SET_J_REACH,
+) -> bool:
+    """At most one turn apart on adjacent timelines (not both, without diagonals)."""
+    if abs(a[1] - b[1]) > 1 or not timelines_adjacent(a[0], b[0], origins, reach):
+        return False
+    return reach.diagonals or a[0] == b[0] or a[1] == b[1]
 
 
 class SpacetimeBoard:
@@ -50,10 +84,12 @@ class SpacetimeBoard:
         boards: Iterable[BoardKey],
         origins: Mapping[int, BoardKey | None],
         links: Iterable[tuple[BoardKey, BoardKey]] | None,
+        reach: Reach = RULE_SET_J_REACH,
     ) -> None:
         self.base = base
         self.boards = frozenset(boards)
         self.origins = dict(origins)
+        self.reach = reach
         self.links = None if links is None else {_pair(*p) for p in links}
         self.powers = base.powers
         self._provinces: dict[Spot, Province] = {}
@@ -66,7 +102,18 @@ class SpacetimeBoard:
         if a == b:
             return True
         linked = self.links is None or _pair(a, b) in self.links
-        return linked and within_reach(a, b, self.origins)
+        return linked and within_reach(a, b, self.origins, self.reach)
+
+    def _across(self, a: Spot, b: Spot) -> bool | None:
+        """Whether places of two provinces on different boards border each other for the
+        cross-board policy when it decides alone (None: as the map says, see `neighbours`)."""
+        if a.board == b.board or not self.borders(a.board, b.board):
+            return None if a.board == b.board else False
+        if self.reach.across is CrossBoardMoves.NEIGHBOURS:
+            return None
+        if a.province == b.province:
+            return True
+        return None if self.reach.across is CrossBoardMoves.LOOSE else False
 
     def key(self, province: str, timeline: int | None, turn: int | None) -> Spot | None:
         """The joint province of a place with full coordinates, or None if its board is
@@ -90,6 +137,12 @@ class SpacetimeBoard:
         if found is None:
             near = self.base.neighbours(here.province)
             found = frozenset(spot(p, *board) for board in self.in_reach(here.board) for p in near)
+            if self.reach.across is not CrossBoardMoves.NEIGHBOURS:
+                others = [b for b in self.in_reach(here.board) if b != here.board]
+                itself = {spot(here.province, *b) for b in others}
+                if self.reach.across is CrossBoardMoves.STRICT:
+                    found = frozenset(spot(p, *here.board) for p in near)
+                found |= itself
             self._neighbours[here] = found
         return found
 
@@ -108,6 +161,9 @@ class SpacetimeBoard:
     def army_adjacent(self, a: str, b: str) -> bool:
         here = cast(Spot, a)
         there = cast(Spot, b)
+        across = self._across(here, there)
+        if across is not None:
+            return across and self.base.province(here.province).kind is not Kind.SEA
         return self.borders(here.board, there.board) and self.base.army_adjacent(
             here.province, there.province
         )
@@ -115,6 +171,9 @@ class SpacetimeBoard:
     def fleet_coasts_towards(self, src: Location, dest: str) -> tuple[str | None, ...]:
         plain, board = on_map(src)
         there = cast(Spot, dest)
+        across = self._across(cast(Spot, src.province), there)
+        if across is not None:  # its own place on another board: no change of coast
+            return (plain.coast,) if across else ()
         if not self.borders(board, there.board):
             return ()
         return self.base.fleet_coasts_towards(plain, there.province)
@@ -133,16 +192,17 @@ def spacetime_board(
     boards: Iterable[BoardKey],
     origins: Mapping[int, BoardKey | None],
     links: Iterable[tuple[BoardKey, BoardKey]] | None = None,
+    reach: Reach = RULE_SET_J_REACH,
 ) -> SpacetimeBoard:
     """The joint board of the given boards of a map, given where each timeline branched
-    off.
+    off, under the rule book's reach.
 
     With `links`, only those pairs of boards (within reach) border each other besides each
     board with itself: the pairs the step's orders span.  Borders that no order crosses
     change nothing, and leaving them out keeps a step with many timelines linear."""
     keys = tuple(sorted(set(boards)))
     pairs = None if links is None else tuple(sorted({_pair(*p) for p in links}))
-    return _cached(base, keys, tuple(sorted(origins.items())), pairs)
+    return _cached(base, keys, tuple(sorted(origins.items())), pairs, reach)
 
 
 @cache
@@ -151,8 +211,9 @@ def _cached(
     keys: tuple[BoardKey, ...],
     origins: tuple[tuple[int, BoardKey | None], ...],
     links: tuple[tuple[BoardKey, BoardKey], ...] | None,
+    reach: Reach,
 ) -> SpacetimeBoard:
-    return SpacetimeBoard(base, keys, dict(origins), links)
+    return SpacetimeBoard(base, keys, dict(origins), links, reach)
 
 
-__all__ = ["SpacetimeBoard", "spacetime_board", "timelines_adjacent", "within_reach"]
+__all__ = ["Reach", "SpacetimeBoard", "spacetime_board", "timelines_adjacent", "within_reach"]

@@ -31,7 +31,7 @@ from ..values.orders import (
     timeline_name,
 )
 from ..values.outcomes import Outcome
-from ..values.position import Phase, PhaseKind, Position, Season, Unit
+from ..values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook, Victory, named_rules
 
@@ -139,13 +139,25 @@ class MBoard:
     @property
     def name(self) -> str:
         """'b@1': the board's timeline letter and turn."""
-        return _board_name(self.key)
+        return board_name(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """A retreat pause (rule set O): units dislodged on boards of the past or present
+    retreat on their own boards, and no board advances until they have."""
+
+    waiting: tuple[tuple[BoardKey, DislodgedUnit], ...]  # each with the board it stands on
+    standoffs: tuple[tuple[BoardKey, str], ...]  # provinces left empty by a standoff
+    boards: tuple[BoardKey, ...]  # the boards whose next board is made once they retreat
 
 
 @dataclass(frozen=True)
 class Multiverse:
     boards: tuple[MBoard, ...]  # sorted by (timeline, turn)
     origins: tuple[tuple[int, BoardKey | None], ...]  # each timeline and the board it left
+    pause: Pause | None = None
+    won: str | None = None  # the power that had won when the last step ended: no more steps
 
     @classmethod
     def start(cls, position: Position) -> Multiverse:
@@ -237,14 +249,21 @@ class Multiverse:
             )
         )
 
+    def units_on(self, key: BoardKey) -> tuple[Unit, ...]:
+        """The units a board holds (at the start of its turn), each on its board's `Spot`."""
+        board = self.board(key)
+        units = board.position.units if board is not None else ()
+        return tuple(sorted(Unit(on_board(u.location, key), u.type, u.power) for u in units))
+
     def awaiting(self) -> tuple[Unit, ...]:
-        """The units owing a retreat on the head boards, each on its board's `Spot`."""
+        """The units owing a retreat: on the head boards, and in a retreat pause on any
+        board; each on its board's `Spot`."""
         heads = self.heads().values()
+        waiting = [(h.key, d) for h in heads for d in h.position.dislodged]
+        waiting += self.pause.waiting if self.pause is not None else ()
         return tuple(
             sorted(
-                Unit(on_board(d.unit.location, h.key), d.unit.type, d.unit.power)
-                for h in heads
-                for d in h.position.dislodged
+                Unit(on_board(d.unit.location, k), d.unit.type, d.unit.power) for k, d in waiting
             )
         )
 
@@ -304,7 +323,7 @@ class MultiverseStep:
             lines.append("adjudicated again:")
             lines += [f"  {o}" for o in self.revised]
         for fork in self.forks:
-            source = _board_name(fork.source)
+            source = board_name(fork.source)
             lines.append(f"timeline {timeline_name(fork.timeline)} forks from {source}")
         heads = sorted(self.after.heads().values(), key=lambda b: b.key)
         lines += [f"head {b.name}: {b.position.phase}" for b in heads]
@@ -371,11 +390,11 @@ def _recorded(board: MBoard) -> tuple[Given, ...]:
     return board.record.orders if board.record is not None else ()
 
 
-def _board_name(key: BoardKey) -> str:
+def board_name(key: BoardKey) -> str:
     return f"{timeline_name(key[0])}@{key[1]}"
 
 
-def _board_of(place: Place) -> BoardKey | None:
+def board_of(place: Place) -> BoardKey | None:
     if place.timeline is None or place.turn is None:
         return None
     return (place.timeline, place.turn)

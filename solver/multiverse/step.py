@@ -42,8 +42,9 @@ from ..values.orders import (
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import DATC_2025, RepeatFork, RuleBook, StepScope
-from .spacetime import spacetime_board
+from ..values.rules import DATC_2025, History, RepeatFork, RuleBook, StepScope
+from . import rewritten
+from .spacetime import Reach, spacetime_board
 from .state import (
     BoardKey,
     Fork,
@@ -51,15 +52,16 @@ from .state import (
     Multiverse,
     MultiverseStep,
     Record,
-    _board_name,
-    _board_of,
     _boards_named,
     _plain,
     _recorded,
+    board_name,
+    board_of,
     complete,
     on_board,
     parts,
     turn_phase,
+    winner,
 )
 
 MAX_TIMELINES = 1024  # a step's joint turn grows with the timelines; 64 take about 0.2 s
@@ -94,12 +96,19 @@ def _step(
 ) -> MultiverseStep:
     heads = mv.heads()
     givens = [complete(mv, g, heads) for g in orders]
+    if mv.won is not None:  # nothing more is adjudicated
+        reason = Illegal.because(Illegality.GAME_OVER, mv.won)
+        over = tuple(Outcome(g, Result.ILLEGAL, reason=reason) for g in givens)
+        return MultiverseStep(mv, over, (), (), mv)
+    if mv.pause is not None:
+        retreated, after, made = rewritten.retreats(mv, givens, rules)
+        return MultiverseStep(mv, retreated, (), made, replace(after, won=winner(after, rules)))
     head_keys = {b.key for b in heads.values()}
     outcomes: list[Outcome | None] = [None] * len(givens)
     by_head: dict[BoardKey, list[int]] = {k: [] for k in head_keys}
     for i, given in enumerate(givens):
         place = given.order.unit.place if not isinstance(given.order, Waive) else None
-        key = _board_of(place) if place is not None else None
+        key = board_of(place) if place is not None else None
         if key is not None and key in by_head:
             by_head[key].append(i)
         else:
@@ -131,13 +140,27 @@ def _step(
             busy = sorted(_boards_named(givens[i].order) & elsewhere)
             if outcomes[i] is None and busy:
                 phase = heads[busy[0][0]].position.phase
-                why = Illegal.because(Illegality.BOARD_BUSY, _board_name(busy[0]), phase)
+                why = Illegal.because(Illegality.BOARD_BUSY, board_name(busy[0]), phase)
                 outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=why)
     moving = [i for k in sorted(movement_heads) for i in by_head[k] if outcomes[i] is None]
-    forks: list[Fork] = []
+    forks: Sequence[Fork] = []
     revised: tuple[Outcome, ...] = ()
     resolution = None
-    if movement_heads:
+    pause = None
+    if movement_heads and rules.history is History.REWRITTEN:
+        moved = rewritten.movement(
+            mv, boards, movement_heads, [givens[i] for i in moving], rules, config
+        )
+        resolution, revised, forks, pause = (
+            moved.resolution,
+            moved.revised,
+            moved.forks,
+            moved.pause,
+        )
+        for i, outcome in zip(moving, moved.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        new_boards.update(moved.boards)
+    elif movement_heads:
         resolution, revised, forks, advanced = _movement(
             mv, boards, movement_heads, [givens[i] for i in moving], rules, config
         )
@@ -149,7 +172,10 @@ def _step(
     origins = dict(mv.origins)
     for fork in forks:
         origins[fork.timeline] = fork.source
-    after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
+    after = Multiverse(
+        tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())), pause
+    )
+    after = replace(after, won=winner(after, rules))
     adjudicated = tuple(o for o in outcomes if o is not None)
     assert len(adjudicated) == len(outcomes)  # every order has its outcome
     return MultiverseStep(mv, adjudicated, revised, tuple(forks), after, resolution)
@@ -336,7 +362,7 @@ def _joint_turn(
     for boards_of in convoying.values():
         links |= {(a, b) for a in boards_of for b in boards_of if a < b}
     base = boards[min(heads)].position.map
-    st_board = spacetime_board(base, joint, origins, links)
+    st_board = spacetime_board(base, joint, origins, links, Reach.of(rules))
 
     units = [
         Unit(on_board(u.location, key), u.type, u.power)
@@ -456,7 +482,7 @@ def _records(
     mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
     for i, checked in enumerate(turn.checked[:count]):
         order = checked.given.order
-        here = _board_of(order.unit.place) if not isinstance(order, Waive) else None
+        here = board_of(order.unit.place) if not isinstance(order, Waive) else None
         boards = {here} if here is not None else set()
         dest = destination(checked)
         if dest is not None:

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING
 
 from topology.layout import layout_of
 
-from ..multiverse.state import BoardKey, MBoard, Multiverse, MultiverseStep, complete, on_map
+from ..multiverse.state import (
+    BoardKey,
+    MBoard,
+    Multiverse,
+    MultiverseStep,
+    board_of,
+    complete,
+    on_map,
+)
 from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
@@ -52,12 +60,6 @@ class Drawn:
     given: Given
     outcome: Outcome | None
     tag: str  # 'current' (this step), 'revised' (adjudicated again), 'earlier', 'pending'
-
-
-def _board_of(place: Place) -> BoardKey | None:
-    if place.timeline is None or place.turn is None:
-        return None
-    return (place.timeline, place.turn)
 
 
 def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
@@ -104,7 +106,7 @@ def grid_element(
     across: list[Drawn] = []
     for d in drawn:
         places = named_places(d.given.order)
-        keys = {board_key for board_key in map(_board_of, places) if board_key is not None}
+        keys = {board_key for board_key in map(board_of, places) if board_key is not None}
         if len(keys) == 1 and next(iter(keys)) in local:
             local[next(iter(keys))].append(d)
         else:
@@ -179,7 +181,7 @@ def grid_element(
     locators = {key: locator(b.position, layout) for key, b in boards.items()}
 
     def locate(place: Place) -> Point | None:
-        key = _board_of(place)
+        key = board_of(place)
         if key not in locators:
             return None
         point = locators[key](Place(place.province, place.coast))
@@ -333,5 +335,5 @@ def multiverse_svg(
 def multiverse_game_svg(game: SavedMultiverse, prefix: str = "") -> str:
     """A saved multiverse game: every board with its recorded orders, and the orders
     submitted for the next step."""
-    heading = f"multiverse game (rules {game.rules})"
+    heading = f"multiverse game (rules {game.rules.name})"
     return multiverse_svg(game.multiverse, game.orders, heading, prefix)

@@ -13,9 +13,9 @@ from ..cycle.game import Game, OneBoard, Played
 from ..errors import DipsatError
 from ..formats.cases import After, Block, Case
 from ..formats.rulebooks import rule_book
-from ..multiverse.state import Multiverse
+from ..multiverse.state import BoardKey, Multiverse, board_name, board_of, parts, winner
 from ..values.calendar import game_status
-from ..values.orders import Names
+from ..values.orders import Given, Names, Waive, timeline_name
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Resolution
@@ -139,6 +139,7 @@ def _play(
     (only the outcomes of the orders unless `fully`); the last movement resolution."""
     failures: list[Failure] = []
     resolution: Resolution | None = None
+    last: Played | None = None
     for number, block in enumerate(case.blocks, start=1):
         try:
             phase = game.phase
@@ -163,10 +164,13 @@ def _play(
                     for v in check_resolution(resolution)
                 ]
         game = done.after
+        last = done
         if fully and block.after is not None:
-            failures += _compare_expected(case, block.after, game, f"AFTER step {number}")
+            label = f"AFTER step {number}"
+            failures += _compare_expected(case, block.after, game, label, done, rules)
     if fully and not failures:
-        failures += _compare_after(case, game, rules.name)
+        expected = case.after_under(rules.name)
+        failures += _compare_expected(case, expected, game, "AFTER", last, rules)
     return failures, resolution
 
 
@@ -193,14 +197,12 @@ def _civil_disorder(case: Case, block: Block, done: Played, edition: str) -> lis
     return [Failure(case.id, "automatic disbands", _units(board, wanted), _units(board, got))]
 
 
-def _compare_after(case: Case, game: Game, edition: str) -> list[Failure]:
-    """The game at the end against the case's AFTER section (under the edition)."""
-    return _compare_expected(case, case.after_under(edition), game, "AFTER")
-
-
-def _compare_expected(case: Case, expected: After, game: Game, label: str) -> list[Failure]:
+def _compare_expected(
+    case: Case, expected: After, game: Game, label: str, done: Played | None, rules: RuleBook
+) -> list[Failure]:
     """The game against an AFTER section: the units standing, those owing a retreat, (a
-    multiverse) its boards and (one board) its centres and solo."""
+    multiverse) its boards, the forks and past boards of the step, and the winner, (one
+    board) its centres and solo."""
     failures = []
     if expected.boards is not None:
         boards = game.board_names()
@@ -210,15 +212,61 @@ def _compare_expected(case: Case, expected: After, game: Game, label: str) -> li
             )
     if isinstance(game, OneBoard):
         failures += _compare_centres(case, game.position, expected)
+    standing = game.standing()
+    if isinstance(game, Multiverse):
+        failures += _compare_step(case, expected, game, label, done, rules)
+        standing = _standing(game, (*(expected.units or ()), *(expected.retreating or ())))
     names = game.names
     for what, wanted, units in (
-        (label, expected.units, game.standing()),
+        (label, expected.units, standing),
         (f"{label} retreating", expected.retreating, game.awaiting()),
     ):
         got = tuple(sorted(units))
         if wanted is not None and got != wanted:
             failures.append(Failure(case.id, what, _describe(wanted, names), _describe(got, names)))
     return failures
+
+
+def _standing(mv: Multiverse, wanted: Iterable[Unit]) -> tuple[Unit, ...]:
+    """The units on the head boards, and on the other boards an AFTER section names (for a
+    unit standing or owing a retreat): those not owing a retreat."""
+    named = {parts(u.province)[1] for u in wanted}
+    heads = {h.key for h in mv.heads().values()}
+    awaiting = set(mv.awaiting())
+    past = [u for key in sorted(named - heads) for u in mv.units_on(key) if u not in awaiting]
+    return (*mv.standing(), *past)
+
+
+def _compare_step(
+    case: Case, expected: After, mv: Multiverse, label: str, done: Played | None, rules: RuleBook
+) -> list[Failure]:
+    """A multiverse step's forks and the past boards it adjudicated again, and the winner,
+    against an AFTER section."""
+    forks = getattr(done, "forks", ())
+    revised = getattr(done, "revised", ())
+    got = {
+        "forks": sorted(f"{timeline_name(f.timeline)} from {board_name(f.source)}" for f in forks),
+        "revisited": sorted(
+            {board_name(key) for o in revised if (key := _unit_board(o.given)) is not None}
+        ),
+        "solo": [mv.won or winner(mv, rules) or "none"],
+    }
+    wanted = {
+        "forks": expected.forks,
+        "revisited": expected.revisited,
+        "solo": None if expected.solo is None else (expected.solo or "none",),
+    }
+    return [
+        Failure(
+            case.id, f"{label} {what}", ", ".join(want) or "none", ", ".join(got[what]) or "none"
+        )
+        for what, want in wanted.items()
+        if want is not None and list(want) != got[what]
+    ]
+
+
+def _unit_board(given: Given) -> BoardKey | None:
+    return None if isinstance(given.order, Waive) else board_of(given.order.unit.place)
 
 
 def _compare_centres(case: Case, position: Position, expected: After) -> list[Failure]:

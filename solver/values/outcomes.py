@@ -102,6 +102,8 @@ class Illegality(enum.StrEnum):
     BOARD_BUSY = "board-busy"
     NOTHING_OWED = "nothing-owed"
     RETREAT_OFF_BOARD = "retreat-off-board"
+    RETREATS_FIRST = "retreats-first"
+    GAME_OVER = "game-over"
 
     @property
     def template(self) -> str:
@@ -172,6 +174,8 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.BOARD_BUSY: "{} settles its {} this step",
     Illegality.NOTHING_OWED: "{} owes no retreat or adjustment phase",
     Illegality.RETREAT_OFF_BOARD: "a retreat stays on its own board, {}: it cannot go to {}",
+    Illegality.RETREATS_FIRST: "units dislodged in the multiverse retreat first: only retreats",
+    Illegality.GAME_OVER: "{} has won: the game is over",
 }
 _INVALID: dict[Invalidity, str] = {
     Invalidity.NO_CONVOY_ORDERED: "no convoy was ordered along any route",

@@ -113,6 +113,31 @@ class RepeatFork(enum.Enum):
     REUSE_IDENTICAL = "reuse-identical"  # not if an earlier fork of it starts the same
 
 
+class TimelineAdjacency(enum.Enum):
+    """Multiverse: which timelines are adjacent (units reach across adjacent ones)."""
+
+    BRANCHES = "branches"  # one branched off the other, or both off one board (rule set J)
+    NUMBERED = "numbered"  # their numbers differ by one, whatever their parentage (O)
+
+
+class CrossBoardMoves(enum.Enum):
+    """Multiverse: where a unit can go on another board within reach."""
+
+    NEIGHBOURS = "neighbours"  # the provinces its own borders, as on its board (rule set J)
+    LOOSE = "loose"  # its own province, or one it could go to on its board (O, loose)
+    STRICT = "strict"  # its own province and coast only (O, strict)
+
+
+class History(enum.Enum):
+    """Multiverse: what a step does to the past its orders reach."""
+
+    KEPT = "kept"  # records stand; the boards named are adjudicated again; forks on a changed
+    # outcome; a retreat owed in the past is made in the fork (rule set J)
+    REWRITTEN = "rewritten"  # every order sharing a place with a new one, transitively, is
+    # adjudicated again and keeps its new result; forks on a changed next board; retreats in
+    # the past pause every board (O)
+
+
 class Victory(enum.Enum):
     """Multiverse: who wins."""
 
@@ -139,6 +164,10 @@ class RuleBook:
     multiverse_step: StepScope = StepScope.TURN
     repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
     victory: Victory = Victory.ANY_HEAD
+    timeline_adjacency: TimelineAdjacency = TimelineAdjacency.BRANCHES
+    diagonal_moves: bool = True  # a board one turn away on an adjacent timeline is in reach
+    cross_board_moves: CrossBoardMoves = CrossBoardMoves.NEIGHBOURS
+    history: History = History.KEPT
 
     def __post_init__(self) -> None:
         """Each policy as its type: an option's name becomes the option (`"all-hold"` for
@@ -194,7 +223,30 @@ WEBDIPLOMACY = RuleBook(
     convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
     civil_disorder=CivilDisorder.HOME_CENTRES,
 )
-RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType({**EDITIONS, "webdiplomacy": WEBDIPLOMACY})
+RULE_SET_J = replace(DATC_2025, name="J")
+"""The MDATC author's 5D rule set: the multiverse defaults, on the 2025 rules."""
+RULE_SET_O = RuleBook(
+    "O",
+    convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
+    multiverse_step=StepScope.PHASE,
+    repeat_fork=RepeatFork.REUSE_IDENTICAL,
+    victory=Victory.DISTINCT_CENTRES,
+    timeline_adjacency=TimelineAdjacency.NUMBERED,
+    diagonal_moves=False,
+    cross_board_moves=CrossBoardMoves.LOOSE,
+    history=History.REWRITTEN,
+)
+"""Oliveriver's 5D engine with its loose adjacency; `O-strict` with its strict one."""
+MULTIVERSE_RULE_SETS: Mapping[str, RuleBook] = MappingProxyType(
+    {
+        "J": RULE_SET_J,
+        "O": RULE_SET_O,
+        "O-strict": replace(RULE_SET_O, name="O-strict", cross_board_moves=CrossBoardMoves.STRICT),
+    }
+)
+RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType(
+    {**EDITIONS, "webdiplomacy": WEBDIPLOMACY, **MULTIVERSE_RULE_SETS}
+)
 
 
 def named_rules(rules: str | RuleBook) -> RuleBook:

@@ -240,6 +240,11 @@ def _board_json(board: MBoard) -> dict[str, Any]:
 
 def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
     mv = game.multiverse
+    if mv.pause is not None:
+        raise DipsatError(
+            "a multiverse waiting for retreats in the past (rule set O's pause) is not saved "
+            "yet: order the retreats first"
+        )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -365,7 +370,7 @@ class _MultiverseReader(_Reader):
         return Record(orders, decisions, tuple(outcomes))
 
     def multiverse(self, data: Any) -> SavedMultiverse:
-        from ...multiverse.state import MBoard, Multiverse, board_turn
+        from ...multiverse.state import MBoard, Multiverse, board_turn, winner
         from ...values.orders import timeline_name
 
         self.envelope(data)
@@ -439,7 +444,8 @@ class _MultiverseReader(_Reader):
                 raise self.fail(f"boards[{i}].timeline", f"timeline {key[0]} has no origin")
         orders = self.texts(self.field(data, "orders", list, ""), "orders", None)
         mv = Multiverse(tuple(boards[k] for k in sorted(boards)), tuple(sorted(origins.items())))
-        return SavedMultiverse(rules, mv, orders)
+        # a saved multiverse comes from its steps: whoever has won now had won at the last
+        return SavedMultiverse(rules, replace(mv, won=winner(mv, rules)), orders)
 
 
 def multiverse_from_json(text: str, path: str = "-") -> SavedMultiverse:

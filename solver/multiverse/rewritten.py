@@ -1,0 +1,479 @@
+"""A multiverse step under a rewritten history (`History.REWRITTEN`, rule set O).
+
+Rule set J keeps every board's record, and adjudicates again only the past boards a new
+order names.  Rule set O, that of Oliveriver's 5D engine, treats the whole history as one
+set of orders whose results a new order can change:
+
+- The orders adjudicated again are the new ones, every order that shares a place (a
+  province of one board, coasts merged) with one of them, every order sharing a place with
+  those, and so on (`touched`).  They are adjudicated together on the joint board, with the
+  same equations as a single board; each keeps its new result in its board's record.
+- Every head, and every board holding a place those orders name, makes its next board again
+  from the recorded results (`next_units`).  A head appends it.  A past board forks a new
+  timeline only if no next board it has already (its timeline's own, or that of a timeline
+  it forked before) holds the same units and centres.
+- A unit dislodged on any board, past ones too, retreats on its own board; until every such
+  unit has, no board advances and only retreats are taken (`Pause`).
+
+See docs/multiverse.md for the rules, and docs/deviations.md where dipsat differs from that
+engine's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from topology import Location, UnitType
+
+from ..cycle.retreats import adjudicate_retreats
+from ..judge.fallback import settle
+from ..judge.legality import analyse
+from ..judge.model import Structure
+from ..judge.resolution import as_it_stands, resolve
+from ..judge.retreat_options import retreating
+from ..judge.solve import SolverConfig
+from ..values.calendar import after_movement, season_over
+from ..values.decisions import DISLODGED, Decision
+from ..values.orders import (
+    MOVEMENT_ORDERS,
+    Disband,
+    Given,
+    Hold,
+    Move,
+    Place,
+    Retreat,
+    UnitRef,
+    Waive,
+    named_places,
+)
+from ..values.outcomes import Illegal, Illegality, Outcome, Result
+from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.resolution import Resolution
+from ..values.rules import RepeatFork, RuleBook
+from .spacetime import Reach, spacetime_board
+from .state import (
+    BoardKey,
+    Fork,
+    MBoard,
+    Multiverse,
+    Pause,
+    Record,
+    _plain,
+    board_of,
+    on_board,
+    parts,
+    spot,
+)
+
+PlaceKey = tuple[int, int, str]  # (timeline, turn, province): a province of one board
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """What a movement step under a rewritten history comes to."""
+
+    resolution: Resolution
+    outcomes: tuple[Outcome, ...]  # one per new order, in order
+    revised: tuple[Outcome, ...]  # recorded orders adjudicated again
+    boards: dict[BoardKey, MBoard]  # boards changed (records rewritten) or made
+    forks: tuple[Fork, ...]
+    pause: Pause | None
+
+
+# -- the orders of the whole history --------------------------------------------------------
+def own_orders(board: MBoard) -> list[tuple[Given, Outcome]]:
+    """The orders recorded on a board for its own units, with their results."""
+    if board.record is None:
+        return []
+    return [
+        (g, o)
+        for g, o in zip(board.record.orders, board.record.outcomes, strict=True)
+        if not isinstance(g.order, Waive) and board_of(g.order.unit.place) == board.key
+    ]
+
+
+def places(given: Given) -> set[PlaceKey]:
+    """The provinces of boards an order names (its unit's, the supported or convoyed unit's,
+    its destination)."""
+    return {
+        (p.timeline, p.turn, p.province)
+        for p in named_places(given.order)
+        if p.timeline is not None and p.turn is not None
+    }
+
+
+def touched(new: Iterable[Given], history: Iterable[Given]) -> list[Given]:
+    """The recorded orders adjudicated again: those sharing a place with a new order, or
+    with an order already found, and so on (every order of the history takes part, illegal
+    ones too)."""
+    by_place: dict[PlaceKey, list[Given]] = {}
+    for given in history:
+        for key in places(given):
+            by_place.setdefault(key, []).append(given)
+    seen: set[PlaceKey] = set()
+    found: dict[Given, None] = {}
+    frontier = [key for g in new for key in places(g)]
+    while frontier:
+        key = frontier.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        for given in by_place.get(key, ()):
+            if given not in found:
+                found[given] = None
+                frontier += places(given)
+    return list(found)
+
+
+# -- the next board, from the results ------------------------------------------------------
+class Results:
+    """The recorded result of every order of the history, indexed for making next boards."""
+
+    def __init__(self, boards: Mapping[BoardKey, MBoard]) -> None:
+        self.boards = boards
+        self.own: dict[PlaceKey, Outcome] = {}  # a unit's movement order, by its place
+        self.retreats: dict[PlaceKey, Location] = {}  # where a dislodged unit retreated
+        self.arrivals: dict[BoardKey, list[Unit]] = {}
+        for key in sorted(boards):
+            for given, outcome in own_orders(boards[key]):
+                order = given.order
+                assert not isinstance(order, Waive)  # own_orders leaves waived builds out
+                here = (key[0], key[1], order.unit.place.province)
+                if isinstance(order, Retreat):
+                    if outcome.result is Result.SUCCEEDS:
+                        self.retreats[here] = Location(order.dest.province, order.dest.coast)
+                elif isinstance(order, MOVEMENT_ORDERS):
+                    self.own[here] = outcome
+                    if isinstance(order, Move) and _moved(outcome):
+                        self._arrive(boards[key], order)
+
+    def _arrive(self, board: MBoard, move: Move) -> None:
+        dest = board_of(move.dest)
+        unit = _unit_at(board.position, move.unit.place.province)
+        if dest is None or unit is None:
+            return
+        there = Location(move.dest.province, move.dest.coast)
+        if unit.type is UnitType.FLEET and there.coast is None:
+            if move.dest.province == unit.province:
+                there = unit.location  # its own place on another board: the same coast
+            else:
+                coasts = board.position.map.fleet_coasts_towards(unit.location, there.province)
+                there = Location(there.province, coasts[0] if coasts else None)
+        self.arrivals.setdefault(dest, []).append(Unit(there, unit.type, unit.power))
+
+    def dislodged(self, key: BoardKey, unit: Unit) -> bool:
+        """Was the unit dislodged on its board (by its order's result, or by the board's
+        recorded decisions: a unit that held without an order has no result)?"""
+        found = self.own.get((key[0], key[1], unit.province))
+        if found is not None and (found.dislodged or found.destroyed):
+            return True
+        record = self.boards[key].record
+        return record is not None and record.decisions.get(
+            (DISLODGED, spot(unit.province, *key)), False
+        )
+
+    def next_units(self, key: BoardKey, retreated: bool = True) -> tuple[Unit, ...]:
+        """The units a board's next board starts with: those that did not leave it (moved
+        away, or dislodged and not retreated), and those that arrived from any board."""
+        units = []
+        for unit in self.boards[key].position.units:
+            here = (key[0], key[1], unit.province)
+            outcome = self.own.get(here)
+            if outcome is not None and _moved(outcome):
+                continue
+            if self.dislodged(key, unit):
+                if retreated and here in self.retreats:
+                    units.append(Unit(self.retreats[here], unit.type, unit.power))
+                continue
+            units.append(unit)
+        return tuple(sorted(units + self.arrivals.get(key, [])))
+
+
+def _moved(outcome: Outcome) -> bool:
+    return isinstance(outcome.given.order, Move) and outcome.result is Result.SUCCEEDS
+
+
+def _unit_at(position: Position, province: str) -> Unit | None:
+    return next((u for u in position.units if u.province == province), None)
+
+
+def same_contents(a: Position, b: Position) -> bool:
+    """Do two boards hold the same units and centres (what decides a fork)?"""
+    return set(a.units) == set(b.units) and set(a.centres) == set(b.centres)
+
+
+def regenerate(
+    boards: Mapping[BoardKey, MBoard],
+    keys: Iterable[BoardKey],
+    origins: dict[int, BoardKey | None],
+    rules: RuleBook,
+) -> tuple[dict[BoardKey, MBoard], list[Fork]]:
+    """Make the next board of each board given, earliest first (then by timeline): a head
+    appends it; a past board forks unless a next board it has already holds the same."""
+    results = Results(boards)
+    made: dict[BoardKey, MBoard] = {}
+    forks: list[Fork] = []
+    for key in sorted(set(keys), key=lambda k: (k[1], k[0])):
+        board = boards[key]
+        if board.position.phase.kind is not PhaseKind.MOVEMENT:
+            continue
+        units = results.next_units(key)
+        nxt = season_over(board.position, units, board.position.centres)
+        later = (key[0], key[1] + 1)
+        if later not in boards:
+            made[later] = MBoard(later[0], later[1], nxt, created=nxt)
+            continue
+        children = [later]
+        if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL:
+            children += [(t, key[1] + 1) for t, source in origins.items() if source == key]
+        existing = [boards.get(k) or made.get(k) for k in children]
+        if any(b is not None and same_contents(b.created or b.position, nxt) for b in existing):
+            continue
+        timeline = max(origins) + 1
+        origins[timeline] = key
+        forks.append(Fork(timeline, key))
+        made[(timeline, key[1] + 1)] = MBoard(timeline, key[1] + 1, nxt, created=nxt)
+    return made, forks
+
+
+# -- a movement step ---------------------------------------------------------------------
+def movement(
+    mv: Multiverse,
+    boards: Mapping[BoardKey, MBoard],
+    heads: set[BoardKey],
+    givens: Sequence[Given],
+    rules: RuleBook,
+    config: SolverConfig | None,
+) -> Moved:
+    """The movement of the heads, with every order of the history the new ones touch."""
+    ordered = {
+        (g.order.unit.place.timeline, g.order.unit.place.turn, g.order.unit.place.province)
+        for g in givens
+        if not isinstance(g.order, Waive)
+    }
+    holds = [
+        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)))
+        for k in sorted(heads)
+        for u in boards[k].position.units
+        if (k[0], k[1], u.province) not in ordered
+    ]
+    new = [*givens, *holds]
+    history = [
+        g
+        for k in sorted(boards)
+        for g, _ in own_orders(boards[k])
+        if isinstance(g.order, MOVEMENT_ORDERS)
+    ]
+    again = [g for g in touched(new, history) if g not in set(new)]
+    keys = {key for g in [*new, *again] for key in places(g)}
+    joint = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
+    every = new + again
+    units = [
+        Unit(on_board(u.location, k), u.type, u.power)
+        for k in sorted(joint)
+        for u in boards[k].position.units
+        if k in heads or (k[0], k[1], u.province) in keys
+    ]
+    # A unit of the past with no order recorded held (a case's world may give none).
+    ordered_places = {
+        (g.order.unit.place.timeline, g.order.unit.place.turn, g.order.unit.place.province)
+        for g in every
+        if not isinstance(g.order, Waive)
+    }
+    for u in units:
+        province, k = parts(u.province)
+        if (k[0], k[1], province) not in ordered_places:
+            plain = Place(province, u.location.coast, *k)
+            every.append(Given(u.power, Hold(UnitRef(plain, u.type))))
+    base = boards[min(heads)].position.map
+    st_board = spacetime_board(base, joint, mv.origin_map(), None, Reach.of(rules))
+    turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
+    structure = Structure.of(turn)
+    resolution = resolve(turn, structure, settle(structure, config, {}), as_it_stands)
+    result = dict(zip(every, resolution.outcomes, strict=True))
+
+    decided: dict[BoardKey, dict[Decision, bool]] = {}
+    for decision, value in resolution.values.items():
+        decided.setdefault(parts(decision[1])[1], {})[decision] = value
+    again = [g for g in every if g not in set(new)]
+    changed = _rewrite(boards, new, again, result, decided)
+    changed_boards = {**boards, **changed}
+    results = Results(changed_boards)
+    waiting: list[tuple[BoardKey, DislodgedUnit]] = []
+    standoffs = sorted(parts(code)[::-1] for code in resolution.standoffs)
+    for entry in resolution.dislodged:
+        province, key = parts(entry.unit.province)
+        origin, origin_key = parts(entry.attacker_from)
+        unit = Unit(
+            Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
+        )
+        dislodged = DislodgedUnit(unit, origin if origin_key == key else "", entry.by_convoy)
+        position = _retreat_position(changed_boards[key], results, [dislodged], standoffs)
+        if retreating(position, dislodged, rules).options:
+            waiting.append((key, dislodged))
+    regenerated = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
+    outcomes = tuple(result[g] for g in givens)
+    revised = tuple(result[g] for g in again)
+    if waiting:
+        pause = Pause(
+            tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province))),
+            tuple((k, p) for k, p in standoffs),
+            tuple(sorted(regenerated)),
+        )
+        return Moved(resolution, outcomes, revised, changed, (), pause)
+    origins = mv.origin_map()
+    made, forks = regenerate(changed_boards, regenerated, origins, rules)
+    return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
+
+
+def _rewrite(
+    boards: Mapping[BoardKey, MBoard],
+    new: Sequence[Given],
+    again: Sequence[Given],
+    result: Mapping[Given, Outcome],
+    decided: Mapping[BoardKey, Mapping[Decision, bool]],
+) -> dict[BoardKey, MBoard]:
+    """The boards whose records change: the heads record their new orders, and every
+    recorded order adjudicated again keeps its new result, as do the decisions on its board
+    (a unit's old retreat goes)."""
+    by_board: dict[BoardKey, list[Given]] = {}
+    for given in [*new, *again]:
+        key = board_of(given.order.unit.place) if not isinstance(given.order, Waive) else None
+        if key is not None and key in boards:
+            by_board.setdefault(key, []).append(given)
+    changed: dict[BoardKey, MBoard] = {}
+    for key in decided:
+        if key in boards:
+            by_board.setdefault(key, [])
+    for key, mine in sorted(by_board.items()):
+        board = boards[key]
+        redone = {g.order.unit.place.province for g in mine if not isinstance(g.order, Waive)}
+        kept = [
+            (g, o)
+            for g, o in own_orders(board)
+            if g not in result
+            and not (
+                isinstance(g.order, Retreat | Disband) and g.order.unit.place.province in redone
+            )
+        ]
+        entries = sorted([*kept, *((g, result[g]) for g in mine)], key=lambda e: _order_key(e[0]))
+        decisions = dict(board.record.decisions) if board.record is not None else {}
+        decisions.update(decided.get(key, {}))
+        record = Record(tuple(g for g, _ in entries), decisions, tuple(o for _, o in entries))
+        changed[key] = replace(board, record=record)
+    return changed
+
+
+def _order_key(given: Given) -> tuple[int, str]:
+    """Orders of a record: movement before retreats, then by the unit's province."""
+    order = given.order
+    assert not isinstance(order, Waive)
+    return (not isinstance(order, MOVEMENT_ORDERS), order.unit.place.province)
+
+
+def _retreat_position(
+    board: MBoard,
+    results: Results,
+    dislodged: Sequence[DislodgedUnit],
+    standoffs: Iterable[tuple[BoardKey, str]],
+) -> Position:
+    """A board after its movement, with its dislodged units owing their retreats."""
+    gone = {d.unit.province for d in dislodged}
+    units = tuple(
+        u
+        for u in results.next_units(board.key, retreated=False)
+        if u.province not in gone or u not in board.position.units
+    )
+    empty = frozenset(p for k, p in standoffs if k == board.key)
+    return after_movement(board.position, units, tuple(dislodged), empty)
+
+
+# -- a retreat step ----------------------------------------------------------------------
+def retreats(
+    mv: Multiverse, givens: Sequence[Given], rules: RuleBook
+) -> tuple[tuple[Outcome, ...], Multiverse, tuple[Fork, ...]]:
+    """The retreats of a pause, each on its unit's board; then every board the movement
+    reached (and every head) makes its next board."""
+    pause = mv.pause
+    assert pause is not None  # the step calls this only in a pause
+    waiting: dict[PlaceKey, tuple[BoardKey, DislodgedUnit]] = {
+        (k[0], k[1], d.unit.province): (k, d) for k, d in pause.waiting
+    }
+    outcomes: list[Outcome | None] = [None] * len(givens)
+    by_board: dict[BoardKey, list[int]] = {}
+    orders = list(givens)
+    for i, given in enumerate(orders):
+        order = given.order
+        if isinstance(order, Move):
+            order = Retreat(order.unit, order.dest)
+            orders[i] = replace(given, order=order)
+        here = order.unit.place if not isinstance(order, Waive) else None
+        at = (here.timeline, here.turn, here.province) if here is not None else None
+        if isinstance(order, Retreat | Disband) and at in waiting:
+            by_board.setdefault(waiting[at][0], []).append(i)
+        else:
+            reason = Illegal.because(Illegality.RETREATS_FIRST)
+            outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
+    boards = dict((b.key, b) for b in mv.boards)
+    results = Results(boards)
+    for key in sorted({k for k, _ in pause.waiting}):
+        board = boards[key]
+        mine = by_board.get(key, [])
+        for i in list(mine):
+            order = orders[i].order
+            if isinstance(order, Retreat) and board_of(order.dest) not in (None, key):
+                there = order.dest.text(board.position.map)
+                reason = Illegal.because(Illegality.RETREAT_OFF_BOARD, board.name, there)
+                outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
+                mine.remove(i)
+        dislodged = [d for k, d in pause.waiting if k == key]
+        position = _retreat_position(board, results, dislodged, pause.standoffs)
+        plain = [replace(orders[i], order=_plain(orders[i].order)) for i in mine]
+        done = adjudicate_retreats(position, plain, rules)
+        for i, outcome in zip(mine, done.outcomes, strict=True):
+            outcomes[i] = replace(outcome, given=givens[i])
+        boards[key] = _record_retreats(board, dislodged, [orders[i] for i in mine], done.outcomes)
+        # a unit ordered off its board is disbanded: nothing recorded moves it
+    origins = mv.origin_map()
+    heads = {b.key for b in mv.heads().values()}
+    keys = set(pause.boards) | {k for k, _ in pause.waiting} | heads
+    made, forks = regenerate(boards, keys, origins, rules)
+    merged = {**boards, **made}
+    after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
+    done_outcomes = tuple(o for o in outcomes if o is not None)
+    assert len(done_outcomes) == len(outcomes)  # every order has its outcome
+    return done_outcomes, after, tuple(forks)
+
+
+def _record_retreats(
+    board: MBoard,
+    dislodged: Sequence[DislodgedUnit],
+    orders: Sequence[Given],
+    outcomes: Sequence[Outcome],
+) -> MBoard:
+    """A board's record with its retreats, every unit that owed one marked dislodged (a
+    unit of the world a case starts from may have no order recorded: it held)."""
+    entries = own_orders(board)
+    marked = []
+    owing = {d.unit.province: d.unit for d in dislodged}
+    found: set[str] = set()
+    for given, outcome in entries:
+        province = given.order.unit.place.province if not isinstance(given.order, Waive) else ""
+        if province in owing and isinstance(given.order, MOVEMENT_ORDERS):
+            outcome = replace(outcome, dislodged=True)
+            found.add(province)
+        marked.append((given, outcome))
+    for province, unit in sorted(owing.items()):
+        if province not in found:
+            place = Place(province, unit.location.coast, *board.key)
+            hold = Given(unit.power, Hold(UnitRef(place, unit.type)))
+            marked.append((hold, Outcome(hold, Result.STANDS, dislodged=True)))
+    marked += list(zip(orders, outcomes, strict=True))
+    marked.sort(key=lambda e: _order_key(e[0]))
+    decisions = dict(board.record.decisions) if board.record is not None else {}
+    record = Record(tuple(g for g, _ in marked), decisions, tuple(o for _, o in marked))
+    return replace(board, record=record)
+
+
+__all__ = ["Moved", "movement", "regenerate", "retreats", "touched"]
