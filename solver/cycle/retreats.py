@@ -14,7 +14,7 @@ from ..values.orders import Disband, Given, Retreat, Waive
 from ..values.outcomes import Bounced, Illegal, Illegality, Outcome, Result
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import RetreatResolution
-from ..values.rules import DATC_2025, RuleBook
+from ..values.rules import DATC_2025, RuleBook, Winters
 
 
 def adjudicate_retreats(
@@ -57,7 +57,12 @@ def adjudicate_retreats(
         orders=tuple(orders),
         rules=rules,
         outcomes=tuple(outcomes),
-        after=season_over(position, position.units + tuple(moved.values()), position.centres),
+        after=season_over(
+            position,
+            position.units + tuple(moved.values()),
+            position.centres,
+            rules.winters is Winters.ALWAYS,
+        ),
         waiting=waiting,
         disbanded=tuple(d.unit for p, d in sorted(pending.items()) if p not in moved),
     )

@@ -50,7 +50,7 @@ from ..values.orders import (
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import RepeatFork, RuleBook
+from ..values.rules import RepeatFork, RuleBook, Winters
 from .spacetime import Reach, spacetime_board
 from .state import (
     BoardKey,
@@ -219,7 +219,8 @@ def regenerate(
         if board.position.phase.kind is not PhaseKind.MOVEMENT:
             continue
         units = results.next_units(key)
-        nxt = season_over(board.position, units, board.position.centres)
+        every_winter = rules.winters is Winters.ALWAYS
+        nxt = season_over(board.position, units, board.position.centres, every_winter)
         later = (key[0], key[1] + 1)
         if later not in boards:
             made[later] = MBoard(later[0], later[1], nxt, created=nxt)

@@ -42,7 +42,7 @@ from ..values.orders import (
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import DATC_2025, History, RepeatFork, RuleBook, StepScope
+from ..values.rules import DATC_2025, History, RepeatFork, RuleBook, StepScope, Winters
 from . import rewritten
 from .spacetime import Reach, spacetime_board
 from .state import (
@@ -282,12 +282,13 @@ def _movement(
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
     per_board = _split_results(resolution, turn, ordered_now)
+    every_winter = rules.winters is Winters.ALWAYS
     advanced: dict[BoardKey, MBoard] = {}
     records = _records(resolution, turn, heads, len(givens))
     for key in sorted(heads):
         head = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
-        nxt = after_movement(head.position, units_after, dislodged, standoffs)
+        nxt = after_movement(head.position, units_after, dislodged, standoffs, every_winter)
         advanced[key] = replace(head, record=records[key])
         advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
 
@@ -298,7 +299,7 @@ def _movement(
             continue
         board = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
-        start = after_movement(board.position, units_after, dislodged, standoffs)
+        start = after_movement(board.position, units_after, dislodged, standoffs, every_winter)
         if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL and any(
             source == key
             and boards.get((t, key[1] + 1)) is not None

@@ -17,8 +17,8 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
     for number, block in enumerate(case.blocks, start=1):
         done = game.step([o.given for o in block.orders], rules)
         label = done.label(number)
-        for o in done.outcomes:
-            found[f"{label}: {o.given}"] = o.label
+        for written, o in zip(block.orders, done.outcomes, strict=True):
+            found[f"{label}: {written.given}"] = o.label  # as the case writes it
         if done.civil_disorder is not None:
             removed = ", ".join(u.text(game.names) for u in done.civil_disorder)
             found[f"{label}: civil disorder"] = removed or "none"

@@ -54,8 +54,11 @@ def _ownership(
     return tuple(owners.items())
 
 
-def season_over(before: Position, units: tuple[Unit, ...], centres: Centres) -> Position:
-    """The position once a season's movement and retreats are done."""
+def season_over(
+    before: Position, units: tuple[Unit, ...], centres: Centres, every_winter: bool = False
+) -> Position:
+    """The position once a season's movement and retreats are done: after a fall, the
+    winter if some power adjusts (or `every_winter`, `Winters.ALWAYS`), else the spring."""
     phase, board = before.phase, before.map
     if phase.season is Season.SPRING:
         fall = Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
@@ -65,7 +68,7 @@ def season_over(before: Position, units: tuple[Unit, ...], centres: Centres) -> 
         units,
         _ownership(board, units, centres),
     )
-    if any(adjustment(winter, power) for power in board.powers):
+    if every_winter or any(adjustment(winter, power) for power in board.powers):
         return winter
     spring = Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
     return before.derive(spring, units, winter.centres)
@@ -76,6 +79,7 @@ def after_movement(
     units: tuple[Unit, ...],
     dislodged: tuple[DislodgedUnit, ...],
     standoffs: frozenset[str],
+    every_winter: bool = False,
 ) -> Position:
     """The position after a movement phase: its retreats if a unit was dislodged, else the
     end of the season."""
@@ -83,7 +87,7 @@ def after_movement(
     if dislodged:
         retreat = Phase(phase.year, phase.season, PhaseKind.RETREAT)
         return before.derive(retreat, units, None, dislodged, standoffs)
-    return season_over(before, units, before.centres)
+    return season_over(before, units, before.centres, every_winter)
 
 
 def after_adjustment(before: Position, units: tuple[Unit, ...]) -> Position:

@@ -128,6 +128,13 @@ class CrossBoardMoves(enum.Enum):
     STRICT = "strict"  # its own province and coast only (O, strict)
 
 
+class Winters(enum.Enum):
+    """When a winter is a phase of its own (in a multiverse, a board's step of its own)."""
+
+    OWED = "owed"  # only when some power builds or disbands (the rules; rule set J)
+    ALWAYS = "always"  # every winter, adjustments or not (O: a winter board after every fall)
+
+
 class History(enum.Enum):
     """Multiverse: what a step does to the past its orders reach."""
 
@@ -168,6 +175,7 @@ class RuleBook:
     diagonal_moves: bool = True  # a board one turn away on an adjacent timeline is in reach
     cross_board_moves: CrossBoardMoves = CrossBoardMoves.NEIGHBOURS
     history: History = History.KEPT
+    winters: Winters = Winters.OWED
 
     def __post_init__(self) -> None:
         """Each policy as its type: an option's name becomes the option (`"all-hold"` for
@@ -235,6 +243,7 @@ RULE_SET_O = RuleBook(
     diagonal_moves=False,
     cross_board_moves=CrossBoardMoves.LOOSE,
     history=History.REWRITTEN,
+    winters=Winters.ALWAYS,
 )
 """Oliveriver's 5D engine with its loose adjacency; `O-strict` with its strict one."""
 MULTIVERSE_RULE_SETS: Mapping[str, RuleBook] = MappingProxyType(
