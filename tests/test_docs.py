@@ -1,6 +1,7 @@
-"""Every example in docs/api.md, docs/variants.md, the README's Python section and the
-docstring of `solver` runs, with the output the page shows; docs/api.md's reference lists
-the API, and the map file docs/variants.md shows is the one its cases use."""
+"""Every example in docs/api.md, docs/variants.md, docs/multiverse.md, the README's Python
+section and the docstring of `solver` runs, with the output the page shows; docs/api.md's
+reference lists the API, and the map file docs/variants.md shows is the one its cases use;
+the differences of rule sets J and O are each explained."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from conftest import ROOT
 
 import solver
 
-PAGES = ["docs/api.md", "docs/variants.md", "README.md"]
+PAGES = ["docs/api.md", "docs/variants.md", "docs/multiverse.md", "README.md"]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -49,3 +50,41 @@ def test_the_reference_lists_every_name_import_solver_gives_once():
     assert sorted(listed) == sorted(solver.__all__)
     for method in ("Position.derive(", "Position.cached(", "rule_book("):
         assert f"`{method}" in reference, method
+
+
+def test_the_world_example_of_the_case_format_passes(tmp_path):
+    """docs/case-format.md's multiverse world, copied into a file, is a case that passes."""
+    from solver.formats.cases import read_cases
+    from solver.tools.conformance import run_case
+
+    page = (ROOT / "docs" / "case-format.md").read_text(encoding="utf-8")
+    block = next(b for b in page.split("```text\n")[1:] if b.startswith("case O.B.3"))
+    path = tmp_path / "world.cases"
+    path.write_text(block.split("```")[0], encoding="utf-8")
+    (case,) = read_cases(path)
+    assert case.world is not None and run_case(case).passed, run_case(case).failures
+
+
+def test_the_differences_of_j_and_o_are_each_explained():
+    """docs/multiverse.md lists, under "J against O", exactly the cases compare-rules J O
+    finds different among the multiverse cases."""
+    import re
+
+    from solver.formats.cases import read_cases
+    from solver.tools.compare import compare
+    from solver.values.rules import RULE_BOOKS
+
+    cases = [
+        c
+        for d in ("mdatc", "multiverse")
+        for f in sorted((ROOT / "cases" / d).glob("*.cases"))
+        for c in read_cases(f)
+    ]
+    differing = {d["id"] for d in compare(cases, RULE_BOOKS["J"], RULE_BOOKS["O"])}
+    page = (ROOT / "docs" / "multiverse.md").read_text(encoding="utf-8")
+    section = page.split("### J against O")[1].split("\n## ")[0]
+    listed = set(
+        re.findall(r"(?<![\w.-])((?:3\.A\.\d[\w-]*|O\.[A-E]\.\d+b?|MV\.\d+))(?=[,.:\s])", section)
+    )
+    assert listed == differing, (sorted(listed - differing), sorted(differing - listed))
+    assert f"{len(cases)} multiverse cases, {len(differing)} differ" in " ".join(section.split())

@@ -44,13 +44,30 @@ from solver.values.orders import (
     timeline_name,
 )
 from solver.values.position import SPRING_1901, DislodgedUnit, Phase, PhaseKind, Position, Unit
-from solver.values.rules import DATC_2025, RULE_BOOKS, History, RepeatFork, StepScope
+from solver.values.rules import (
+    DATC_2025,
+    RULE_BOOKS,
+    CrossBoardMoves,
+    History,
+    RepeatFork,
+    StepScope,
+    TimelineAdjacency,
+)
 from topology import Location, UnitType, standard
 
 BOOKS = {
     **RULE_BOOKS,
     "2025+phase": replace(DATC_2025, multiverse_step=StepScope.PHASE),
     "2025+reuse": replace(DATC_2025, repeat_fork=RepeatFork.REUSE_IDENTICAL),
+    # rule sets J and O mixed, both ways (docs/rules.md)
+    "J+O-reach": replace(
+        RULE_BOOKS["J"],
+        timeline_adjacency=TimelineAdjacency.NUMBERED,
+        diagonal_moves=False,
+        cross_board_moves=CrossBoardMoves.LOOSE,
+    ),
+    "J+rewritten": replace(RULE_BOOKS["J"], history=History.REWRITTEN),
+    "O+kept": replace(RULE_BOOKS["O"], history=History.KEPT),
 }
 STEPPING = sorted(BOOKS)
 
@@ -421,8 +438,8 @@ import json, sys
 sys.path.insert(0, "tests")
 from test_properties_multiverse import play, render
 data = []
-for i, (n, timelines) in enumerate([(1, 6), (7, 4), (23, 5), (42, 3), (99, 6)]):
-    book = ["2025", "1971", "2025+reuse", "dptg", "2000"][i]
+for i, (n, timelines) in enumerate([(1, 6), (7, 4), (23, 5), (42, 3), (99, 6), (5, 4)]):
+    book = ["2025", "1971", "2025+reuse", "dptg", "2000", "O"][i]
     data.append([render(result) for _, _, result in play(n, timelines, 3, book)])
 print(json.dumps(data))
 """
@@ -431,7 +448,7 @@ print(json.dumps(data))
 def test_multiverse_output_does_not_depend_on_the_hash_seed():
     runs = under_hash_seeds(_RENDER, "0", "4242")
     data = json.loads(runs[0])
-    assert len(data) == 5 and all(len(steps) == 3 for steps in data)
+    assert len(data) == 6 and all(len(steps) == 3 for steps in data)
     assert any(s[2] != "()" for steps in data for s in steps)
     assert runs[0] == runs[1]
 

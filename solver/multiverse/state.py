@@ -327,6 +327,10 @@ class MultiverseStep:
             lines.append(f"timeline {timeline_name(fork.timeline)} forks from {source}")
         heads = sorted(self.after.heads().values(), key=lambda b: b.key)
         lines += [f"head {b.name}: {b.position.phase}" for b in heads]
+        if self.after.pause is not None:
+            names = self.after.names
+            waiting = ", ".join(u.text(names) for u in self.after.awaiting())
+            lines.append(f"no board advances until these retreat: {waiting}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -121,7 +121,8 @@ def _step(
     movement_heads: set[BoardKey] = set()
     one_phase = rules.multiverse_step is StepScope.PHASE
     for key, indices in sorted(by_head.items()):
-        owed = boards[key].position.phase.kind is not PhaseKind.MOVEMENT
+        owing = boards[key].position.phase
+        owed = owing.kind is not PhaseKind.MOVEMENT
         settled = _settle_owed(boards[key], givens, indices, outcomes, rules, one_phase)
         if settled is not boards[key]:
             new_boards[key] = settled
@@ -129,7 +130,7 @@ def _step(
         if owed and one_phase:
             for i in indices:
                 if outcomes[i] is None:
-                    why = Illegal.because(Illegality.PHASE_FIRST, boards[key].position.phase)
+                    why = Illegal.because(Illegality.PHASE_FIRST, board_name(key), owing)
                     outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=why)
         else:
             movement_heads.add(key)

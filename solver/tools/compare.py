@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..formats.cases import Case
+from ..multiverse.state import Multiverse, board_name
+from ..values.orders import timeline_name
 from ..values.rules import RuleBook
 
 
@@ -24,7 +26,16 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
             found[f"{label}: civil disorder"] = removed or "none"
         if done.movement is not None and any(c.unresolved for c in done.movement.cores):
             found[f"{label}: paradox"] = "unresolved"
+        for o in getattr(done, "revised", ()):  # a multiverse step's past orders
+            found[f"{label}: again: {o.given}"] = o.label
+
         game = done.after
+        if isinstance(game, Multiverse):  # what the step leaves: boards, forks, retreats
+            found[f"{label}: boards"] = " ".join(game.board_names())
+            forks = [f"{timeline_name(f.timeline)} from {board_name(f.source)}" for f in done.forks]
+            found[f"{label}: forks"] = ", ".join(forks) or "none"
+            waiting = ", ".join(u.text(game.names) for u in game.awaiting())
+            found[f"{label}: retreating"] = waiting or "none"
     return found
 
 
@@ -38,8 +49,15 @@ def compare(cases: Iterable[Case], first: RuleBook, second: RuleBook) -> list[di
             for key in sorted(
                 set(a) | set(b), key=lambda k: (k not in a, list(a).index(k) if k in a else 0)
             )
-            if a.get(key) != b.get(key)
+            if a.get(key) != b.get(key) and not _scope_only(key, a, b)
         ]
         if orders:
             differences.append({"id": case.id, "orders": orders})
     return differences
+
+
+def _scope_only(key: str, a: dict[str, str], b: dict[str, str]) -> bool:
+    """A past order one rule book adjudicated again and the other did not: a difference of
+    how far a step reaches into the past, not of what happened (the boards, forks and step
+    outcomes show that)."""
+    return ": again: " in key and (key not in a or key not in b)

@@ -170,7 +170,7 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.BUILD_COAST_NEEDED: "a fleet in {} needs a coast",
     Illegality.NO_COAST_TO_BUILD: "{} has no {} coast",
     Illegality.NOT_ON_A_HEAD: "only units on a head board take orders; {} is not on one",
-    Illegality.PHASE_FIRST: "{} comes first",
+    Illegality.PHASE_FIRST: "{} settles its {} first: it moves next step",
     Illegality.BOARD_BUSY: "{} settles its {} this step",
     Illegality.NOTHING_OWED: "{} owes no retreat or adjustment phase",
     Illegality.RETREAT_OFF_BOARD: "a retreat stays on its own board, {}: it cannot go to {}",

@@ -236,6 +236,8 @@ RULE_SET_J = replace(DATC_2025, name="J")
 RULE_SET_O = RuleBook(
     "O",
     convoy_to_adjacent=ConvoyToAdjacent.ANY_FLEET,
+    single_coast_default=False,  # a fleet order names its coast, or it is illegal
+    wrong_coast=WrongCoast.ILLEGAL,
     multiverse_step=StepScope.PHASE,
     repeat_fork=RepeatFork.REUSE_IDENTICAL,
     victory=Victory.DISTINCT_CENTRES,
