@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import all_cases
 
+from solver.multiverse.state import spot
 from solver.tools.conformance import run_case
 
 
@@ -65,3 +66,28 @@ def test_each_assertion_of_a_world_case_can_fail(case):
     if case.after:
         result = run_case(replace(case, after=case.after[1:]))
         assert not result.passed, f"{case.id}: a missing unit passed"
+    if case.after_standoffs is not None:
+        result = run_case(replace(case, after_standoffs=(spot("boh", 9, 9),)))
+        assert not result.passed, f"{case.id}: a wrong standoff passed"
+    for i, (unit, options) in enumerate(case.after_options):
+        fewer = (*case.after_options[:i], (unit, options[1:]), *case.after_options[i + 1 :])
+        result = run_case(replace(case, after_options=fewer))
+        assert not result.passed, f"{case.id}: wrong retreat options passed"
+
+
+def _books_named() -> list:
+    from solver.values.rules import RULE_BOOKS
+
+    return [
+        pytest.param(case, RULE_BOOKS[book], id=f"{case.id}-{book}")
+        for case in all_cases()
+        for book in sorted(case.after_by_edition)
+    ]
+
+
+@pytest.mark.parametrize(("case", "book"), _books_named())
+def test_a_case_passes_under_each_rule_book_its_after_sections_name(case, book):
+    """An 'AFTER [BOOK]' section states what that rule book leaves, so the case passes
+    under it (its order overrides stated too)."""
+    result = run_case(case, book)
+    assert result.passed, "\n".join(str(f) for f in result.failures)

@@ -122,6 +122,8 @@ class After:
     retreating: tuple[Unit, ...] | None = None
     forks: tuple[str, ...] | None = None  # 'c from b@0': the forks of the step, exactly
     revisited: tuple[str, ...] | None = None  # past boards adjudicated again, exactly
+    options: tuple[tuple[Unit, tuple[Location, ...]], ...] = ()  # 'retreating ... to X, Y'
+    standoffs: tuple[str, ...] | None = None  # provinces of boards left empty by a standoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,8 @@ class Case:
     world: Multiverse | None = None  # the multiverse a case starts from, if not a@0 alone
     after_forks: tuple[str, ...] | None = None
     after_revisited: tuple[str, ...] | None = None
+    after_options: tuple[tuple[Unit, tuple[Location, ...]], ...] = ()
+    after_standoffs: tuple[str, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
@@ -168,6 +172,8 @@ class Case:
             self.after_retreating,
             self.after_forks,
             self.after_revisited,
+            self.after_options,
+            self.after_standoffs,
         )
         return self.after_by_edition.get(edition, plain)
 
@@ -227,6 +233,8 @@ class _Draft:
     recording: bool = False  # reading the RECORDED section
     after_forks: tuple[str, ...] | None = None
     after_revisited: tuple[str, ...] | None = None
+    after_options: list[tuple[Unit, tuple[Location, ...]]] = field(default_factory=list)
+    after_standoffs: tuple[str, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
@@ -541,10 +549,12 @@ class _Reader:
             tuple(sorted(draft.after_retreating)) if draft.multiverse else None,
             draft.after_forks,
             draft.after_revisited,
+            tuple(sorted(draft.after_options)),
+            draft.after_standoffs,
         )
         draft.after_centres = draft.after_solo = draft.after_boards = None
-        draft.after_forks = draft.after_revisited = None
-        draft.after_retreating = []
+        draft.after_forks = draft.after_revisited = draft.after_standoffs = None
+        draft.after_retreating, draft.after_options = [], []
         return read
 
     def close_after(self, draft: _Draft) -> None:
@@ -582,11 +592,17 @@ class _Reader:
                 )
             draft.after_boards = names
             return
-        listed = re.match(r"^(forks|revisited)\s*:\s*(.*)$", stripped)
+        listed = re.match(r"^(forks|revisited|standoffs)\s*:\s*(.*)$", stripped)
         if listed and draft.multiverse:
             return self.after_list(draft, number, line, listed.group(1), listed.group(2))
         if not owns:
             raise self.fail(number, "expected 'POWER owns A|F PLACE' after AFTER")
+        options = None
+        if owns.group(2) and " to " in owns.group(3):  # 'retreating A b-Tyrolia@1 to X, Y'
+            what, _, where = owns.group(3).partition(" to ")
+            owns = _OWNS.match(f"{owns.group(1)} owns {owns.group(2)}{what}")
+            assert owns is not None  # the same line, its options left out
+            options = where
         unit = self.owned(number, line, owns, coordinates=draft.multiverse)
         if not isinstance(unit, Unit):
             if draft.multiverse:
@@ -608,12 +624,26 @@ class _Reader:
             raise self.fail(number, "'retreating' units are listed only in a multiverse case")
         assert draft.after is not None  # line() reads AFTER lines only after AFTER
         (draft.after_retreating if owns.group(2) else draft.after).append(unit)
+        if options is not None:
+            places = [] if options.strip() == "none" else options.split(",")
+            board = on_map(unit.location)[1] if draft.multiverse else None
+            found = []
+            for text in places:
+                place = self.settle_text(number, line, text.strip(), unit.type)
+                found.append(place if board is None else on_board(place, board))
+            draft.after_options.append((unit, tuple(sorted(found))))
 
     def after_list(self, draft: _Draft, number: int, line: str, key: str, value: str) -> None:
         """'forks: c from b@0, d from a@1' (the forks of the step, each with the board it
         came from) or 'revisited: a@0 b@0' (the past boards it adjudicated again); 'none'
         for none."""
         column = _column_after(line, ":")
+        if key == "standoffs":
+            found = [] if value.strip() == "none" else value.split(",")
+            draft.after_standoffs = tuple(
+                sorted(self.board_place(number, line, p.strip()) for p in found)
+            )
+            return
         if key == "revisited":
             names = () if value.strip() == "none" else tuple(sorted(value.split()))
             for name in names:
@@ -628,6 +658,31 @@ class _Reader:
                     number, f"expected forks such as 'c from b@0', found {fork!r}", column
                 )
         draft.after_forks = tuple(sorted(" ".join(f.split()) for f in forks))
+
+    def board_place(self, number: int, line: str, text: str) -> str:
+        """A province of a board, 'b-Tyrolia@1', as the joint board's key ('tyr@1:1')."""
+        column = line.find(text) + 1
+        match = re.fullmatch(r"([a-z]{1,2})-(.+)@(\d+)", text)
+        if not match:
+            raise self.fail(number, f"expected a place such as b-Tyrolia@1, found {text!r}", column)
+        try:
+            province = self.board.lookup(match.group(2))
+        except (UnknownNameError, AmbiguousNameError) as err:
+            raise self.fail(number, f"expected a province: {err}", column) from err
+        return spot(province, timeline_index(match.group(1)), int(match.group(3)))
+
+    def settle_text(self, number: int, line: str, text: str, unit_type: UnitType) -> Location:
+        """A place a unit of that type may retreat to, as written: 'Spain(nc)', 'Bohemia'."""
+        column = line.find(text) + 1
+        try:
+            order = parse_given(f"{unit_type.value} {text}", self.board).order
+        except OrderSyntaxError as err:
+            raise self.fail(
+                number, f"expected a place to retreat to: {err.message}", column
+            ) from err
+        if not isinstance(order, Hold):
+            raise self.fail(number, f"expected a place to retreat to, found {text!r}", column)
+        return self.settle(number, order.unit.place, unit_type, column)
 
     def board_key(self, number: int, name: str, column: int) -> tuple[int, int]:
         """A board named as 'b@1': (timeline, turn)."""
@@ -890,6 +945,8 @@ class _Reader:
             world,
             plain.forks,
             plain.revisited,
+            plain.options,
+            plain.standoffs,
         )
 
     def world(self, draft: _Draft) -> Multiverse:
@@ -960,7 +1017,7 @@ class _Reader:
                     key=lambda w: (w[0], w[1].unit.province),
                 )
             )
-            pause = Pause(waiting, (), ())
+            pause = Pause(waiting, ())
         return Multiverse(tuple(boards), origins, pause, world.won)
 
 

@@ -135,6 +135,7 @@ class Results:
         self.own: dict[PlaceKey, Outcome] = {}  # a unit's movement order, by its place
         self.retreats: dict[PlaceKey, Location] = {}  # where a dislodged unit retreated
         self.arrivals: dict[BoardKey, list[Unit]] = {}
+        self.bounced: dict[PlaceKey, int] = {}  # moves into a place that failed
         for key in sorted(boards):
             for given, outcome in own_orders(boards[key]):
                 order = given.order
@@ -147,6 +148,11 @@ class Results:
                     self.own[here] = outcome
                     if isinstance(order, Move) and _moved(outcome):
                         self._arrive(boards[key], order)
+                    elif isinstance(order, Move) and outcome.result is Result.FAILS:
+                        into = (order.dest.timeline, order.dest.turn, order.dest.province)
+                        if into[0] is not None and into[1] is not None:
+                            there = (into[0], into[1], into[2])
+                            self.bounced[there] = self.bounced.get(there, 0) + 1
 
     def _arrive(self, board: MBoard, move: Move) -> None:
         dest = board_of(move.dest)
@@ -188,6 +194,16 @@ class Results:
                 continue
             units.append(unit)
         return tuple(sorted(units + self.arrivals.get(key, [])))
+
+    def standoffs(self, key: BoardKey) -> frozenset[str]:
+        """The provinces of a board left empty by a standoff: two or more moves into it
+        failed, and no unit is there after the movement."""
+        held = {u.province for u in self.next_units(key, retreated=False)}
+        return frozenset(
+            p
+            for (t, n, p), count in self.bounced.items()
+            if (t, n) == key and count > 1 and p not in held
+        )
 
 
 def _moved(outcome: Outcome) -> bool:
@@ -302,7 +318,6 @@ def movement(
     changed_boards = {**boards, **changed}
     results = Results(changed_boards)
     waiting: list[tuple[BoardKey, DislodgedUnit]] = []
-    standoffs = sorted(parts(code)[::-1] for code in resolution.standoffs)
     for entry in resolution.dislodged:
         province, key = parts(entry.unit.province)
         origin, origin_key = parts(entry.attacker_from)
@@ -310,7 +325,7 @@ def movement(
             Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
         )
         dislodged = DislodgedUnit(unit, origin if origin_key == key else "", entry.by_convoy)
-        position = _retreat_position(changed_boards[key], results, [dislodged], standoffs)
+        position = retreat_position(changed_boards[key], results, [dislodged])
         if retreating(position, dislodged, rules).options:
             waiting.append((key, dislodged))
     regenerated = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
@@ -319,7 +334,6 @@ def movement(
     if waiting:
         pause = Pause(
             tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province))),
-            tuple((k, p) for k, p in standoffs),
             tuple(sorted(regenerated)),
         )
         return Moved(resolution, outcomes, revised, changed, (), pause)
@@ -373,11 +387,10 @@ def _order_key(given: Given) -> tuple[int, str]:
     return (not isinstance(order, MOVEMENT_ORDERS), order.unit.place.province)
 
 
-def _retreat_position(
+def retreat_position(
     board: MBoard,
     results: Results,
     dislodged: Sequence[DislodgedUnit],
-    standoffs: Iterable[tuple[BoardKey, str]],
 ) -> Position:
     """A board after its movement, with its dislodged units owing their retreats."""
     gone = {d.unit.province for d in dislodged}
@@ -386,8 +399,7 @@ def _retreat_position(
         for u in results.next_units(board.key, retreated=False)
         if u.province not in gone or u not in board.position.units
     )
-    empty = frozenset(p for k, p in standoffs if k == board.key)
-    return after_movement(board.position, units, tuple(dislodged), empty)
+    return after_movement(board.position, units, tuple(dislodged), results.standoffs(board.key))
 
 
 # -- a retreat step ----------------------------------------------------------------------
@@ -429,7 +441,7 @@ def retreats(
                 outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
                 mine.remove(i)
         dislodged = [d for k, d in pause.waiting if k == key]
-        position = _retreat_position(board, results, dislodged, pause.standoffs)
+        position = retreat_position(board, results, dislodged)
         plain = [replace(orders[i], order=_plain(orders[i].order)) for i in mine]
         done = adjudicate_retreats(position, plain, rules)
         for i, outcome in zip(mine, done.outcomes, strict=True):

@@ -148,7 +148,6 @@ class Pause:
     retreat on their own boards, and no board advances until they have."""
 
     waiting: tuple[tuple[BoardKey, DislodgedUnit], ...]  # each with the board it stands on
-    standoffs: tuple[tuple[BoardKey, str], ...]  # provinces left empty by a standoff
     boards: tuple[BoardKey, ...]  # the boards whose next board is made once they retreat
 
 

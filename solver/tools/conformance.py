@@ -6,13 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from topology import Board
+from topology import Board, Location
 
 from ..checker.equations import check_resolution
 from ..cycle.game import Game, OneBoard, Played
 from ..errors import DipsatError
 from ..formats.cases import After, Block, Case
 from ..formats.rulebooks import rule_book
+from ..multiverse.retreating import retreat_options, standoffs
 from ..multiverse.state import BoardKey, Multiverse, board_name, board_of, parts, winner
 from ..values.calendar import game_status
 from ..values.orders import Given, Names, Waive, timeline_name
@@ -256,13 +257,43 @@ def _compare_step(
         "revisited": expected.revisited,
         "solo": None if expected.solo is None else (expected.solo or "none",),
     }
-    return [
+    failures = [
         Failure(
             case.id, f"{label} {what}", ", ".join(want) or "none", ", ".join(got[what]) or "none"
         )
         for what, want in wanted.items()
         if want is not None and list(want) != got[what]
     ]
+    names = mv.names
+    if expected.standoffs is not None:
+        found = standoffs(mv)
+        if found != expected.standoffs:
+            failures.append(
+                Failure(
+                    case.id,
+                    f"{label} standoffs",
+                    _places(expected.standoffs, names),
+                    _places(found, names),
+                )
+            )
+    options = retreat_options(mv, rules) if expected.options else {}
+    for unit, want in expected.options:
+        have = tuple(sorted(options.get(unit, ())))
+        if have != want:
+            failures.append(
+                Failure(
+                    case.id,
+                    f"{label} retreat options of {unit.text(names)}",
+                    ", ".join(names.location_name(p) for p in want) or "none",
+                    ", ".join(names.location_name(p) for p in have) or "none",
+                )
+            )
+    return failures
+
+
+def _places(keys: Iterable[str], names: Names) -> str:
+    """Provinces of boards (`Spot` keys), as the letter notation names them."""
+    return ", ".join(names.location_name(Location(k)) for k in keys) or "none"
 
 
 def _unit_board(given: Given) -> BoardKey | None:
