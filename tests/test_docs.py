@@ -84,7 +84,9 @@ def test_the_differences_of_j_and_o_are_each_explained():
     page = (ROOT / "docs" / "multiverse.md").read_text(encoding="utf-8")
     section = page.split("### J against O")[1].split("\n## ")[0]
     listed = set(
-        re.findall(r"(?<![\w.-])((?:3\.A\.\d[\w-]*|O\.[A-E]\.\d+b?|MV\.(?:O\.)?\d+))(?=[,.:\s])", section)
+        re.findall(
+            r"(?<![\w.-])((?:3\.A\.\d[\w-]*|O\.[A-E]\.\d+b?|MV\.(?:O\.)?\d+))(?=[,.:\s])", section
+        )
     )
     assert listed == differing, (sorted(listed - differing), sorted(differing - listed))
     assert f"{len(cases)} multiverse cases, {len(differing)} differ" in " ".join(section.split())

@@ -180,9 +180,13 @@ BAD = {
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_files_name_the_place(game, tmp_path, name):
-    change, where = BAD[name]
+    _refused(game, *BAD[name], tmp_path)
+
+
+def _refused(sample: SavedMultiverse, change, where: str, tmp_path) -> None:
+    """The sample, changed, is refused with one error naming the file and the place."""
     path = tmp_path / "bad.json"
-    path.write_text(_edit(game, change))
+    path.write_text(_edit(sample, change))
     with pytest.raises(SaveFileError) as caught:
         load_multiverse(path)
     assert caught.value.path == str(path)
@@ -268,3 +272,75 @@ def test_a_multiverse_game_played_on_the_command_line(tmp_path):
     game = load_multiverse(path)
     assert dict(game.multiverse.origins) == {0: None, 1: (0, 0)}
     assert load_any(path) == game
+
+
+# -- rule set O: a multiverse waiting for a retreat in the past -----------------------------
+@pytest.fixture(scope="module")
+def paused() -> SavedMultiverse:
+    """O.B.3's world after its step: the army dislodged on a@0 owes its retreat there."""
+    from solver.formats.cases import read_cases
+    from solver.values.rules import RULE_BOOKS
+
+    (case,) = [c for c in read_cases(ROOT / "cases/multiverse/oliveriver.cases") if c.id == "O.B.3"]
+    rules = RULE_BOOKS["O"]
+    done = case.game().step([o.given for o in case.blocks[0].orders], rules)
+    assert done.after.pause is not None
+    return SavedMultiverse(rules, done.after, ())
+
+
+def test_a_retreat_pause_round_trips_and_steps_on(paused, tmp_path):
+    import jsonschema
+
+    path = tmp_path / "paused.json"
+    save(paused, path)
+    again = load_multiverse(path)
+    assert again == paused and again.multiverse.pause == paused.multiverse.pause
+    schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(json.loads(path.read_text()))
+    retreat = [parse_given("Austria: A a-Tyrolia@0 - a-Bohemia@0", standard())]
+    mine = again.multiverse.step(retreat, again.rules)
+    theirs = paused.multiverse.step(retreat, paused.rules)
+    assert mine.after == theirs.after and [str(f.timeline) for f in mine.forks] == ["1"]
+
+
+PAUSED_BAD = {
+    "pause not an object": (json_set(["pause"], 3), "pause"),
+    "no unit waiting": (json_set(["pause", "waiting"], []), "pause.waiting"),
+    "no such board": (json_set(["pause", "waiting", 0, "board"], [5, 5]), "pause.waiting[0].board"),
+    "unit not on its board": (
+        json_set(["pause", "waiting", 0, "unit"], "A BOH"),
+        "pause.waiting[0].unit",
+    ),
+    "bad attacker": (json_set(["pause", "waiting", 0, "from"], "XYZ"), "pause.waiting[0].from"),
+    "flag not a bool": (
+        json_set(["pause", "waiting", 0, "by_convoy"], 0),
+        "pause.waiting[0].by_convoy",
+    ),
+    "board to make again missing": (json_set(["pause", "boards", 0], [9, 9]), "pause.boards[0]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAUSED_BAD))
+def test_a_bad_pause_names_its_place(paused, tmp_path, name):
+    _refused(paused, *PAUSED_BAD[name], tmp_path)
+
+
+def test_the_schema_names_every_rule_book_and_policy():
+    """The published schema keeps up with the rule books: every named one, every policy."""
+    from solver.values.rules import POLICIES, RULE_BOOKS
+
+    schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+
+    def walk(node):
+        if isinstance(node, dict):
+            yield node
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    names = [n["enum"] for n in walk(schema) if "2025" in n.get("enum", ())]
+    assert names and all(set(e) == set(RULE_BOOKS) for e in names)
+    policies = [n for n in walk(schema) if "victory" in n.get("properties", {})]
+    assert policies and all(set(n["properties"]) == set(POLICIES) for n in policies)

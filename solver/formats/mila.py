@@ -120,6 +120,19 @@ def position_json(position: Position) -> dict[str, Any]:
     }
 
 
+def read_unit(text: str, power: str) -> Unit:
+    """A unit as `unit_text` writes it ('A PAR', 'F STP/SC'), of that power.
+
+    Raises:
+        DipsatError: the text is not such a unit.
+    """
+    if not isinstance(text, str) or not _UNIT_TEXT.match(text):
+        raise DipsatError(f"expected a unit such as 'A PAR', found {text!r}")
+    kind, _, place = text.partition(" ")
+    province, _, coast = place.partition("/")
+    return Unit(Location(province.lower(), coast.lower() or None), UnitType(kind), power)
+
+
 def read_position(data: dict[str, Any], board: Board | None = None) -> Position:
     """The position `position_json` writes (standoffs are not part of it).
 
@@ -128,13 +141,7 @@ def read_position(data: dict[str, Any], board: Board | None = None) -> Position:
         KeyError, TypeError, AttributeError: data not shaped like `position_json`'s.
     """
     board = board or standard()
-
-    def unit(text: str, power: str) -> Unit:
-        if not isinstance(text, str) or not _UNIT_TEXT.match(text):
-            raise DipsatError(f"expected a unit such as 'A PAR', found {text!r}")
-        kind, _, place = text.partition(" ")
-        province, _, coast = place.partition("/")
-        return Unit(Location(province.lower(), coast.lower() or None), UnitType(kind), power)
+    unit = read_unit
 
     def power_of(name: str) -> str:
         try:

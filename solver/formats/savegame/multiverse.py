@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,9 @@ from ...values.outcomes import (
     Reason,
     Result,
 )
+from ...values.position import DislodgedUnit
 from ...values.rules import RuleBook
+from ..mila import read_unit, unit_text
 from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
@@ -61,7 +63,7 @@ from .envelope import (
 from .standard import STANDARD_START
 
 if TYPE_CHECKING:  # solver.multiverse.step pulls in the solver; it is imported when needed
-    from ...multiverse.state import MBoard, Multiverse, Record
+    from ...multiverse.state import MBoard, Multiverse, Pause, Record
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,12 +242,7 @@ def _board_json(board: MBoard) -> dict[str, Any]:
 
 def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
     mv = game.multiverse
-    if mv.pause is not None:
-        raise DipsatError(
-            "a multiverse waiting for retreats in the past (rule set O's pause) is not saved "
-            "yet: order the retreats first"
-        )
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "variant": VARIANT_MULTIVERSE,
@@ -254,9 +251,40 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
         "origins": [[t, None if src is None else list(src)] for t, src in mv.origins],
         "orders": _orders_json(game.orders),
     }
+    if mv.pause is not None:  # written only when there is one: other files are unchanged
+        data["pause"] = {
+            "waiting": [
+                {
+                    "board": list(key),
+                    "power": d.unit.power.upper(),
+                    "unit": unit_text(d.unit),
+                    "from": d.attacker_from.upper(),
+                    "by_convoy": d.by_convoy,
+                }
+                for key, d in mv.pause.waiting
+            ],
+            "boards": [list(key) for key in mv.pause.boards],
+        }
+    return data
 
 
 class _MultiverseReader(_Reader):
+    def objects(
+        self, data: dict[str, Any], key: str, where: str, fields: tuple[str, ...], what: str
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The objects of a list that must hold at least one, each with its place and only
+        the fields given."""
+        at = f"{where}.{key}" if where else key
+        items = self.field(data, key, list, where)
+        if not items:
+            raise self.fail(at, f"expected at least one {what}")
+        for i, item in enumerate(items):
+            here = f"{at}[{i}]"
+            if not isinstance(item, dict):
+                raise self.fail(here, "expected an object")
+            self.only(item, fields, here)
+            yield here, item
+
     def count(self, data: dict[str, Any], key: str, where: str) -> int:
         value = self.field(data, key, int, where)
         if value < 0:
@@ -379,19 +407,15 @@ class _MultiverseReader(_Reader):
                 "variant", f"expected {VARIANT_MULTIVERSE!r}, found {data.get('variant')!r}"
             )
         self.only(
-            data, ("format", "version", "variant", "rules", "boards", "origins", "orders"), ""
+            data,
+            ("format", "version", "variant", "rules", "boards", "origins", "orders", "pause"),
+            "",
         )
         rules = self.rules(data)
         boards: dict[tuple[int, int], MBoard] = {}
         seen: dict[tuple[int, int], int] = {}
-        items = self.field(data, "boards", list, "")
-        if not items:
-            raise self.fail("boards", "expected at least one board")
-        for i, item in enumerate(items):
-            here = f"boards[{i}]"
-            if not isinstance(item, dict):
-                raise self.fail(here, "expected an object")
-            self.only(item, ("timeline", "turn", "position", "created", "record"), here)
+        fields = ("timeline", "turn", "position", "created", "record")
+        for i, (here, item) in enumerate(self.objects(data, "boards", "", fields, "board")):
             key = (self.count(item, "timeline", here), self.count(item, "turn", here))
             name = f"{timeline_name(key[0])}@{key[1]}"
             if key in seen:
@@ -443,9 +467,59 @@ class _MultiverseReader(_Reader):
             if key[0] not in origins:
                 raise self.fail(f"boards[{i}].timeline", f"timeline {key[0]} has no origin")
         orders = self.texts(self.field(data, "orders", list, ""), "orders", None)
-        mv = Multiverse(tuple(boards[k] for k in sorted(boards)), tuple(sorted(origins.items())))
+        pause = self.pause(data.get("pause"), boards)
+        mv = Multiverse(
+            tuple(boards[k] for k in sorted(boards)), tuple(sorted(origins.items())), pause
+        )
         # a saved multiverse comes from its steps: whoever has won now had won at the last
         return SavedMultiverse(rules, replace(mv, won=winner(mv, rules)), orders)
+
+    def pause(self, data: Any, boards: dict[tuple[int, int], MBoard]) -> Pause | None:
+        """A retreat pause (rule set O): each waiting unit on a board that holds it, and
+        the boards to make again once they have retreated."""
+        from ...multiverse.state import Pause
+        from ...values.orders import timeline_name
+
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise self.fail("pause", "expected an object or null")
+        self.only(data, ("waiting", "boards"), "pause")
+
+        def board_key(item: Any, where: str) -> tuple[int, int]:
+            if not (
+                isinstance(item, list)
+                and len(item) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in item)
+            ):
+                raise self.fail(where, "expected [timeline, turn]")
+            if (item[0], item[1]) not in boards:
+                raise self.fail(where, f"no board {item}")
+            return (item[0], item[1])
+
+        waiting = []
+        fields = ("board", "power", "unit", "from", "by_convoy")
+        for here, item in self.objects(data, "waiting", "pause", fields, "unit waiting to retreat"):
+            key = board_key(item.get("board"), f"{here}.board")
+            power = self.field(item, "power", str, here)
+            self.power(power, f"{here}.power")
+            text = self.field(item, "unit", str, here)
+            self.unit(text, f"{here}.unit")
+            source = self.field(item, "from", str, here)
+            if source:
+                self.province(source, f"{here}.from")
+            if not isinstance(item.get("by_convoy"), bool):
+                raise self.fail(f"{here}.by_convoy", "expected true or false")
+            unit = read_unit(text, self.board.lookup_power(power))
+            if unit not in boards[key].position.units:
+                name = f"{timeline_name(key[0])}@{key[1]}"
+                raise self.fail(f"{here}.unit", f"board {name} has no {power} {text}")
+            waiting.append((key, DislodgedUnit(unit, source.lower(), item["by_convoy"])))
+        regenerated = [
+            board_key(b, f"pause.boards[{i}]")
+            for i, b in enumerate(self.field(data, "boards", list, "pause"))
+        ]
+        return Pause(tuple(waiting), tuple(regenerated))
 
 
 def multiverse_from_json(text: str, path: str = "-") -> SavedMultiverse:
