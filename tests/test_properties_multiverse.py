@@ -506,3 +506,13 @@ def test_a_recorded_move_into_a_context_board_that_comes_out_differently():
         test_untouched_boards_are_unchanged,
     ):
         test.hypothesis.inner_test(scenario, book)
+
+
+def test_a_move_recorded_illegal_stays_illegal_when_adjudicated_again():
+    """Found by these properties: under a rewritten history, a step that reached a past
+    board adjudicated its recorded orders again, and a move recorded illegal (to a board
+    that did not exist then) became legal and moved the unit into the present. Rule set O
+    keeps an illegal move illegal unless a new convoy gives it a route."""
+    scenario, book = (1, 1, 2), "J+rewritten"
+    for test in (test_units_are_conserved_across_boards, test_untouched_boards_are_unchanged):
+        test.hypothesis.inner_test(scenario, book)

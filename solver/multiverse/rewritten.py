@@ -37,6 +37,7 @@ from ..values.calendar import after_movement, season_over
 from ..values.decisions import DISLODGED, Decision
 from ..values.orders import (
     MOVEMENT_ORDERS,
+    Convoy,
     Disband,
     Given,
     Hold,
@@ -276,16 +277,26 @@ def movement(
         if (k[0], k[1], u.province) not in ordered
     ]
     new = [*givens, *holds]
-    history = [
-        g
+    recorded = {
+        g: o
         for k in sorted(boards)
-        for g, _ in own_orders(boards[k])
+        for g, o in own_orders(boards[k])
         if isinstance(g.order, MOVEMENT_ORDERS)
-    ]
-    again = [g for g in touched(new, history) if g not in set(new)]
+    }
+    again = [g for g in touched(new, recorded) if g not in set(new)]
     keys = {key for g in [*new, *again] for key in places(g)}
     joint = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
-    every = new + again
+    # A move recorded illegal stays so (its unit held), unless a new convoy order now
+    # offers it a route; supports and convoys are judged again (they may match now).
+    convoyed = {(g.order.army.place, g.order.dest) for g in new if isinstance(g.order, Convoy)}
+    stays_illegal = {
+        g: Given(g.power, Hold(g.order.unit))
+        for g in again
+        if isinstance(g.order, Move)
+        and recorded[g].result is Result.ILLEGAL
+        and (g.order.unit.place, g.order.dest) not in convoyed
+    }
+    every = new + [stays_illegal.get(g, g) for g in again]
     units = [
         Unit(on_board(u.location, k), u.type, u.power)
         for k in sorted(joint)
@@ -309,11 +320,14 @@ def movement(
     structure = Structure.of(turn)
     resolution = resolve(turn, structure, settle(structure, config, {}), as_it_stands)
     result = dict(zip(every, resolution.outcomes, strict=True))
+    for g, hold in stays_illegal.items():  # the old result, with the unit's fate now
+        fate = result.pop(hold)
+        result[g] = replace(recorded[g], dislodged=fate.dislodged, destroyed=fate.destroyed)
 
     decided: dict[BoardKey, dict[Decision, bool]] = {}
     for decision, value in resolution.values.items():
         decided.setdefault(parts(decision[1])[1], {})[decision] = value
-    again = [g for g in every if g not in set(new)]
+    again = [g for g in result if g not in set(new)]
     changed = _rewrite(boards, new, again, result, decided)
     changed_boards = {**boards, **changed}
     results = Results(changed_boards)
