@@ -63,6 +63,7 @@ from .state import (
     _plain,
     board_of,
     on_board,
+    order_links,
     parts,
     spot,
 )
@@ -283,7 +284,8 @@ def movement(
         for g, o in own_orders(boards[k])
         if isinstance(g.order, MOVEMENT_ORDERS)
     }
-    again = [g for g in touched(new, recorded) if g not in set(new)]
+    fresh = set(new)
+    again = [g for g in touched(new, recorded) if g not in fresh]
     keys = {key for g in [*new, *again] for key in places(g)}
     joint = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
     # A move recorded illegal stays so (its unit held), unless a new convoy order now
@@ -315,7 +317,8 @@ def movement(
             plain = Place(province, u.location.coast, *k)
             every.append(Given(u.power, Hold(UnitRef(plain, u.type))))
     base = boards[min(heads)].position.map
-    st_board = spacetime_board(base, joint, mv.origin_map(), None, Reach.of(rules))
+    links = order_links(every, joint, every)
+    st_board = spacetime_board(base, joint, mv.origin_map(), links, Reach.of(rules))
     turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
     structure = Structure.of(turn)
     resolution = resolve(turn, structure, settle(structure, config, {}), as_it_stands)
@@ -327,7 +330,7 @@ def movement(
     decided: dict[BoardKey, dict[Decision, bool]] = {}
     for decision, value in resolution.values.items():
         decided.setdefault(parts(decision[1])[1], {})[decision] = value
-    again = [g for g in result if g not in set(new)]
+    again = [g for g in result if g not in fresh]
     changed = _rewrite(boards, new, again, result, decided)
     changed_boards = {**boards, **changed}
     results = Results(changed_boards)

@@ -9,7 +9,7 @@ phase) and, once adjudicated, the record of its movement: orders, decisions, out
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, cast
@@ -21,6 +21,7 @@ from ..values.calendar import game_status
 from ..values.decisions import Decision
 from ..values.notation import parse_given, read_order_lines
 from ..values.orders import (
+    Convoy,
     Given,
     Order,
     Place,
@@ -409,6 +410,27 @@ def _boards_named(order: Order) -> set[BoardKey]:
         for p in named_places(order)
         if p.timeline is not None and p.turn is not None
     }
+
+
+def order_links(
+    orders: Iterable[Given], joint: Collection[BoardKey], convoys: Iterable[Given]
+) -> set[tuple[BoardKey, BoardKey]]:
+    """The pairs of boards of a joint turn that some order spans (the boards it names), and
+    the boards of the convoy orders for one army and destination: fleets on several boards
+    may carry it.  Other borders between boards change nothing, and leaving them out keeps a
+    step with many timelines linear."""
+    links: set[tuple[BoardKey, BoardKey]] = set()
+    for given in orders:
+        named = sorted(k for k in _boards_named(given.order) if k in joint)
+        links |= {(a, b) for a in named for b in named if a < b}
+    convoying: dict[tuple[Place, Place], set[BoardKey]] = {}
+    for given in convoys:
+        if isinstance(given.order, Convoy):
+            key = (given.order.army.place, given.order.dest)
+            convoying.setdefault(key, set()).update(_boards_named(given.order))
+    for boards_of in convoying.values():
+        links |= {(a, b) for a in boards_of for b in boards_of if a < b}
+    return links
 
 
 def _plain(order: Order) -> Order:

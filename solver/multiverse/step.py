@@ -31,11 +31,9 @@ from ..values.calendar import after_movement
 from ..values.decisions import DISLODGED, MOVE, ORDER_KINDS, Decision
 from ..values.orders import (
     MOVEMENT_ORDERS,
-    Convoy,
     Disband,
     Given,
     Order,
-    Place,
     Retreat,
     Waive,
 )
@@ -59,6 +57,7 @@ from .state import (
     board_of,
     complete,
     on_board,
+    order_links,
     parts,
     turn_phase,
     winner,
@@ -352,17 +351,8 @@ def _joint_turn(
                 context.add(k)
                 frontier += _recorded(boards[k])
     joint = touched | context
-    links: set[tuple[BoardKey, BoardKey]] = set()
-    for given in [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]:
-        named = sorted(k for k in _boards_named(given.order) if k in joint)
-        links |= {(a, b) for a in named for b in named if a < b}
-    convoying: dict[tuple[Place, Place], set[BoardKey]] = {}  # fleets may cross boards too
-    for given in givens:
-        if isinstance(given.order, Convoy):
-            key = (given.order.army.place, given.order.dest)
-            convoying.setdefault(key, set()).update(_boards_named(given.order))
-    for boards_of in convoying.values():
-        links |= {(a, b) for a in boards_of for b in boards_of if a < b}
+    spanned = [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]
+    links = order_links(spanned, joint, givens)
     base = boards[min(heads)].position.map
     st_board = spacetime_board(base, joint, origins, links, Reach.of(rules))
 
