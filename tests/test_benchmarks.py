@@ -25,5 +25,6 @@ def test_each_engine_adjudicates_every_input_it_can_express(engine, inputs):
 def test_a_multiverse_step_and_a_throughput_part_run():
     step = run.multiverse_section(2)
     assert step["timelines"] == 2 and step["step_s"] > 0 and step["separate_s"] > 0
+    assert step["step_o_s"] > 0
     part = run.part("dipsat", 6, 2, 1)
     assert part["turns"] == 3 and part["seconds"] > 0
