@@ -48,6 +48,7 @@ from solver.values.rules import (
     DATC_2025,
     RULE_BOOKS,
     CrossBoardMoves,
+    ForkWhen,
     History,
     RepeatFork,
     StepScope,
@@ -68,6 +69,8 @@ BOOKS = {
     ),
     "J+rewritten": replace(RULE_BOOKS["J"], history=History.REWRITTEN),
     "O+kept": replace(RULE_BOOKS["O"], history=History.KEPT),
+    "O+outcome-forks": replace(RULE_BOOKS["O"], fork_when=ForkWhen.OUTCOME_CHANGED),
+    "J+board-forks": replace(RULE_BOOKS["J"], fork_when=ForkWhen.BOARD_DIFFERS),
 }
 STEPPING = sorted(BOOKS)
 
@@ -359,8 +362,8 @@ def test_units_are_conserved_across_boards(scenario, book):
             futures = [f.timeline for f in result.forks if f.source == to]
             if reuse:
                 futures += [t for t, o in after.origins if o == to]
-            if rewritten:  # no fork where the next board it has already is the same
-                futures.append(to[0])
+            if rewritten or BOOKS[book].fork_when is ForkWhen.BOARD_DIFFERS:
+                futures.append(to[0])  # no fork where the next board it has is the same
             found = [after.board((t, to[1] + 1)).position.unit_in(m.dest.province) for t in futures]
             assert any(
                 u is not None and (u.type, u.power) == (m.unit.type, power) for u in found

@@ -169,3 +169,21 @@ def test_explore_and_compare_rules_from_the_command_line():
     result = dipsat("compare-rules", "2025", "1971", "cases/datc/6J.cases", "--json")
     ids = [c["id"] for c in json.loads(result.stdout)["cases"]]
     assert ids == ["6.J.3", "6.J.6", "6.J.11", "6.J.12"]
+
+
+def test_fork_when_is_a_policy_of_either_history():
+    """docs/multiverse.md: J forking by board contents forks MV.6's bounced origin (and
+    O.B.10's fixture); O forking on changed outcomes forks O.B.10."""
+    from dataclasses import replace as changed
+
+    from solver.values.rules import ForkWhen
+
+    files = [
+        f for d in ("mdatc", "multiverse") for f in sorted((ROOT / "cases" / d).glob("*.cases"))
+    ]
+    cases = [c for f in files for c in read_cases(f)]
+    j, o = RULE_BOOKS["J"], RULE_BOOKS["O"]
+    by_board = changed(j, name="J-board", fork_when=ForkWhen.BOARD_DIFFERS)
+    by_outcome = changed(o, name="O-outcome", fork_when=ForkWhen.OUTCOME_CHANGED)
+    assert {d["id"] for d in compare(cases, j, by_board)} == {"MV.6", "O.B.10"}
+    assert {d["id"] for d in compare(cases, o, by_outcome)} == {"O.B.10"}

@@ -21,7 +21,7 @@ engine's code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from topology import Location, UnitType
@@ -51,7 +51,7 @@ from ..values.orders import (
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import RepeatFork, RuleBook, Winters
+from ..values.rules import ForkWhen, RepeatFork, RuleBook, Winters
 from .spacetime import Reach, spacetime_board
 from .state import (
     BoardKey,
@@ -226,9 +226,14 @@ def regenerate(
     keys: Iterable[BoardKey],
     origins: dict[int, BoardKey | None],
     rules: RuleBook,
+    changed: Collection[BoardKey] = (),
 ) -> tuple[dict[BoardKey, MBoard], list[Fork]]:
     """Make the next board of each board given, earliest first (then by timeline): a head
-    appends it; a past board forks unless a next board it has already holds the same."""
+    appends it; a past board forks unless a next board it has already holds the same
+    (`ForkWhen.BOARD_DIFFERS`), or only if it is among the `changed` boards, where an
+    outcome changed (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts
+    the same is reused, if `repeat_fork` says so)."""
+    by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
     results = Results(boards)
     made: dict[BoardKey, MBoard] = {}
     forks: list[Fork] = []
@@ -243,7 +248,9 @@ def regenerate(
         if later not in boards:
             made[later] = MBoard(later[0], later[1], nxt, created=nxt)
             continue
-        children = [later]
+        if by_outcome and key not in changed:
+            continue
+        children = [] if by_outcome else [later]
         if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL:
             children += [(t, key[1] + 1) for t, source in origins.items() if source == key]
         existing = [boards.get(k) or made.get(k) for k in children]
@@ -348,6 +355,9 @@ def movement(
     regenerated = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
     outcomes = tuple(result[g] for g in givens)
     revised = tuple(result[g] for g in again)
+    differs = _outcome_changed(heads, new, again, recorded, result)
+    if rules.fork_when is ForkWhen.OUTCOME_CHANGED:  # only those can fork, then
+        regenerated = heads | differs
     if waiting:
         pause = Pause(
             tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province))),
@@ -355,8 +365,33 @@ def movement(
         )
         return Moved(resolution, outcomes, revised, changed, (), pause)
     origins = mv.origin_map()
-    made, forks = regenerate(changed_boards, regenerated, origins, rules)
+    made, forks = regenerate(changed_boards, regenerated, origins, rules, differs)
     return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
+
+
+def _outcome_changed(
+    heads: set[BoardKey],
+    new: Sequence[Given],
+    again: Sequence[Given],
+    recorded: Mapping[Given, Outcome],
+    result: Mapping[Given, Outcome],
+) -> set[BoardKey]:
+    """The past boards where an outcome changed: a move into one comes out differently
+    from its record (a new one succeeds), or a unit on one is dislodged, or no longer."""
+    found: set[BoardKey] = set()
+    for given in [*new, *again]:
+        order, now = given.order, result[given]
+        before = recorded.get(given)
+        if isinstance(order, Waive):
+            continue
+        if isinstance(order, Move):
+            into = board_of(order.dest)
+            if into is not None and (before is not None and _moved(before)) != _moved(now):
+                found.add(into)
+        here = board_of(order.unit.place)
+        if here is not None and (before is not None and before.dislodged) != now.dislodged:
+            found.add(here)
+    return found - heads
 
 
 def _rewrite(
@@ -468,7 +503,7 @@ def retreats(
     origins = mv.origin_map()
     heads = {b.key for b in mv.heads().values()}
     keys = set(pause.boards) | {k for k, _ in pause.waiting} | heads
-    made, forks = regenerate(boards, keys, origins, rules)
+    made, forks = regenerate(boards, keys, origins, rules, keys - heads)
     merged = {**boards, **made}
     after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
     done_outcomes = tuple(o for o in outcomes if o is not None)

@@ -40,8 +40,17 @@ from ..values.orders import (
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import DATC_2025, History, RepeatFork, RuleBook, StepScope, Winters
+from ..values.rules import (
+    DATC_2025,
+    ForkWhen,
+    History,
+    RepeatFork,
+    RuleBook,
+    StepScope,
+    Winters,
+)
 from . import rewritten
+from .rewritten import same_contents
 from .spacetime import Reach, spacetime_board
 from .state import (
     BoardKey,
@@ -294,12 +303,16 @@ def _movement(
 
     forks: list[Fork] = []
     next_timeline = max(t for t, _ in mv.origins) + 1
+    by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
     for key in sorted(past, key=lambda k: (k[1], k[0])):
-        if not _changed(resolution, turn, key, recorded_moves):
+        if by_outcome and not _changed(resolution, turn, key, recorded_moves):
             continue
         board = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
         start = after_movement(board.position, units_after, dislodged, standoffs, every_winter)
+        own = boards.get((key[0], key[1] + 1))
+        if not by_outcome and own is not None and same_contents(own.created or own.position, start):
+            continue  # its next board, made again, is the one it has
         if rules.repeat_fork is RepeatFork.REUSE_IDENTICAL and any(
             source == key
             and boards.get((t, key[1] + 1)) is not None

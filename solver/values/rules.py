@@ -128,6 +128,15 @@ class CrossBoardMoves(enum.Enum):
     STRICT = "strict"  # its own province and coast only (O, strict)
 
 
+class ForkWhen(enum.Enum):
+    """Multiverse: when a past board adjudicated again forks a new timeline."""
+
+    OUTCOME_CHANGED = "outcome-changed"  # a move into it or a dislodgement on it comes out
+    # differently from its record, or a new move into it succeeds (rule set J)
+    BOARD_DIFFERS = "board-differs"  # its next board, made again, differs from every next
+    # board it has (O)
+
+
 class Winters(enum.Enum):
     """When a winter is a phase of its own (in a multiverse, a board's step of its own)."""
 
@@ -138,11 +147,10 @@ class Winters(enum.Enum):
 class History(enum.Enum):
     """Multiverse: what a step does to the past its orders reach."""
 
-    KEPT = "kept"  # records stand; the boards named are adjudicated again; forks on a changed
-    # outcome; a retreat owed in the past is made in the fork (rule set J)
+    KEPT = "kept"  # records stand; the boards named are adjudicated again; a retreat owed in
+    # the past is made in the fork (rule set J)
     REWRITTEN = "rewritten"  # every order sharing a place with a new one, transitively, is
-    # adjudicated again and keeps its new result; forks on a changed next board; retreats in
-    # the past pause every board (O)
+    # adjudicated again and keeps its new result; retreats in the past pause every board (O)
 
 
 class Victory(enum.Enum):
@@ -176,6 +184,7 @@ class RuleBook:
     cross_board_moves: CrossBoardMoves = CrossBoardMoves.NEIGHBOURS
     history: History = History.KEPT
     winters: Winters = Winters.OWED
+    fork_when: ForkWhen = ForkWhen.OUTCOME_CHANGED
 
     def __post_init__(self) -> None:
         """Each policy as its type: an option's name becomes the option (`"all-hold"` for
@@ -246,6 +255,7 @@ RULE_SET_O = RuleBook(
     cross_board_moves=CrossBoardMoves.LOOSE,
     history=History.REWRITTEN,
     winters=Winters.ALWAYS,
+    fork_when=ForkWhen.BOARD_DIFFERS,
 )
 """Oliveriver's 5D engine with its loose adjacency; `O-strict` with its strict one."""
 MULTIVERSE_RULE_SETS: Mapping[str, RuleBook] = MappingProxyType(
