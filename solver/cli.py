@@ -442,11 +442,12 @@ def compare_rules(
     if as_json:
         print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
         return
+    one, other = (b.name for b in books)  # a rule-book file by its name, not its path
     for entry in differences:
         out.print(f"[bold]{entry['id']}[/]")
         for d in entry["orders"]:
-            out.print(f"  {d['order']}: {first} {d['first']}, {second} {d['second']}")
-    out.print(f"{len(differences)} case(s) differ between {first} and {second}")
+            out.print(f"  {d['order']}: {one} {d['first']}, {other} {d['second']}")
+    out.print(f"{len(differences)} case(s) differ between {one} and {other}")
 
 
 @app.command()

@@ -169,6 +169,10 @@ def test_explore_and_compare_rules_from_the_command_line():
     result = dipsat("compare-rules", "2025", "1971", "cases/datc/6J.cases", "--json")
     ids = [c["id"] for c in json.loads(result.stdout)["cases"]]
     assert ids == ["6.J.3", "6.J.6", "6.J.11", "6.J.12"]
+    book = DATA / "rulebooks" / "4A1-any-route.toml"  # a file is named by its name
+    result = dipsat("compare-rules", "2025", str(book), "cases/datc/6F.cases")
+    name = rule_book(str(book)).name
+    assert f"between 2025 and {name}" in result.stdout and str(book) not in result.stdout
 
 
 def test_fork_when_is_a_policy_of_either_history():
