@@ -95,6 +95,17 @@ def own_orders(board: MBoard) -> list[tuple[Given, Outcome]]:
     ]
 
 
+def _unit_place(given: Given) -> PlaceKey | None:
+    """The place of the unit an order is given to (None for a waived build, or a unit
+    without its board)."""
+    if isinstance(given.order, Waive):
+        return None
+    here = given.order.unit.place
+    if here.timeline is None or here.turn is None:
+        return None
+    return (here.timeline, here.turn, here.province)
+
+
 def places(given: Given) -> set[PlaceKey]:
     """The provinces of boards an order names (its unit's, the supported or convoyed unit's,
     its destination)."""
@@ -108,13 +119,14 @@ def places(given: Given) -> set[PlaceKey]:
 def touched(new: Iterable[Given], history: Iterable[Given]) -> list[Given]:
     """The recorded orders adjudicated again: those sharing a place with a new order, or
     with an order already found, and so on (every order of the history takes part, illegal
-    ones too)."""
+    ones too), in the history's order."""
+    history = list(history)
     by_place: dict[PlaceKey, list[Given]] = {}
     for given in history:
         for key in places(given):
             by_place.setdefault(key, []).append(given)
     seen: set[PlaceKey] = set()
-    found: dict[Given, None] = {}
+    found: set[Given] = set()
     frontier = [key for g in new for key in places(g)]
     while frontier:
         key = frontier.pop()
@@ -123,9 +135,9 @@ def touched(new: Iterable[Given], history: Iterable[Given]) -> list[Given]:
         seen.add(key)
         for given in by_place.get(key, ()):
             if given not in found:
-                found[given] = None
+                found.add(given)
                 frontier += places(given)
-    return list(found)
+    return [g for g in history if g in found]  # not the search's order: that follows hashes
 
 
 # -- the next board, from the results ------------------------------------------------------
@@ -151,14 +163,14 @@ class Results:
                     if isinstance(order, Move) and _moved(outcome):
                         self._arrive(boards[key], order)
                     elif isinstance(order, Move) and outcome.result is Result.FAILS:
-                        into = (order.dest.timeline, order.dest.turn, order.dest.province)
-                        if into[0] is not None and into[1] is not None:
-                            there = (into[0], into[1], into[2])
+                        into = board_of(order.dest)
+                        if into is not None:
+                            there = (*into, order.dest.province)
                             self.bounced[there] = self.bounced.get(there, 0) + 1
 
     def _arrive(self, board: MBoard, move: Move) -> None:
         dest = board_of(move.dest)
-        unit = _unit_at(board.position, move.unit.place.province)
+        unit = board.position.unit_in(move.unit.place.province)
         if dest is None or unit is None:
             return
         there = Location(move.dest.province, move.dest.coast)
@@ -212,10 +224,6 @@ def _moved(outcome: Outcome) -> bool:
     return isinstance(outcome.given.order, Move) and outcome.result is Result.SUCCEEDS
 
 
-def _unit_at(position: Position, province: str) -> Unit | None:
-    return next((u for u in position.units if u.province == province), None)
-
-
 def same_contents(a: Position, b: Position) -> bool:
     """Do two boards hold the same units and centres (what decides a fork)?"""
     return set(a.units) == set(b.units) and set(a.centres) == set(b.centres)
@@ -234,6 +242,7 @@ def regenerate(
     outcome changed (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts
     the same is reused, if `repeat_fork` says so)."""
     by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
+    every_winter = rules.winters is Winters.ALWAYS
     results = Results(boards)
     made: dict[BoardKey, MBoard] = {}
     forks: list[Fork] = []
@@ -242,7 +251,6 @@ def regenerate(
         if board.position.phase.kind is not PhaseKind.MOVEMENT:
             continue
         units = results.next_units(key)
-        every_winter = rules.winters is Winters.ALWAYS
         nxt = season_over(board.position, units, board.position.centres, every_winter)
         later = (key[0], key[1] + 1)
         if later not in boards:
@@ -273,11 +281,7 @@ def movement(
     config: SolverConfig | None,
 ) -> Moved:
     """The movement of the heads, with every order of the history the new ones touch."""
-    ordered = {
-        (g.order.unit.place.timeline, g.order.unit.place.turn, g.order.unit.place.province)
-        for g in givens
-        if not isinstance(g.order, Waive)
-    }
+    ordered = {_unit_place(g) for g in givens}
     holds = [
         Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)))
         for k in sorted(heads)
@@ -313,11 +317,7 @@ def movement(
         if k in heads or (k[0], k[1], u.province) in keys
     ]
     # A unit of the past with no order recorded held (a case's world may give none).
-    ordered_places = {
-        (g.order.unit.place.timeline, g.order.unit.place.turn, g.order.unit.place.province)
-        for g in every
-        if not isinstance(g.order, Waive)
-    }
+    ordered_places = {_unit_place(g) for g in every}
     for u in units:
         province, k = parts(u.province)
         if (k[0], k[1], province) not in ordered_places:
@@ -473,8 +473,7 @@ def retreats(
         if isinstance(order, Move):
             order = Retreat(order.unit, order.dest)
             orders[i] = replace(given, order=order)
-        here = order.unit.place if not isinstance(order, Waive) else None
-        at = (here.timeline, here.turn, here.province) if here is not None else None
+        at = _unit_place(given)
         if isinstance(order, Retreat | Disband) and at in waiting:
             by_board.setdefault(waiting[at][0], []).append(i)
         else:

@@ -292,7 +292,11 @@ class Multiverse:
 @dataclass(frozen=True, slots=True)
 class Fork:
     timeline: int
-    source: BoardKey  # the past board whose outcome changed
+    source: BoardKey  # the past board it branched off
+
+    def __str__(self) -> str:
+        """'c from b@0', as a case's AFTER section writes it."""
+        return f"{timeline_name(self.timeline)} from {board_name(self.source)}"
 
 
 @dataclass(frozen=True)

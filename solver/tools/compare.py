@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..formats.cases import Case
-from ..multiverse.state import Multiverse, board_name
-from ..values.orders import timeline_name
+from ..multiverse.state import Multiverse
 from ..values.rules import RuleBook
 
 
@@ -32,7 +31,7 @@ def outcomes(case: Case, rules: RuleBook) -> dict[str, str]:
         game = done.after
         if isinstance(game, Multiverse):  # what the step leaves: boards, forks, retreats
             found[f"{label}: boards"] = " ".join(game.board_names())
-            forks = [f"{timeline_name(f.timeline)} from {board_name(f.source)}" for f in done.forks]
+            forks = [str(f) for f in done.forks]
             found[f"{label}: forks"] = ", ".join(forks) or "none"
             waiting = ", ".join(u.text(game.names) for u in game.awaiting())
             found[f"{label}: retreating"] = waiting or "none"

@@ -16,7 +16,7 @@ from ..formats.rulebooks import rule_book
 from ..multiverse.retreating import retreat_options, standoffs
 from ..multiverse.state import BoardKey, Multiverse, board_name, board_of, parts, winner
 from ..values.calendar import game_status
-from ..values.orders import Given, Names, Waive, timeline_name
+from ..values.orders import Given, Names, Waive
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Resolution
@@ -246,7 +246,7 @@ def _compare_step(
     forks = getattr(done, "forks", ())
     revised = getattr(done, "revised", ())
     got = {
-        "forks": sorted(f"{timeline_name(f.timeline)} from {board_name(f.source)}" for f in forks),
+        "forks": sorted(str(f) for f in forks),
         "revisited": sorted(
             {board_name(key) for o in revised if (key := _unit_board(o.given)) is not None}
         ),
