@@ -81,7 +81,9 @@ def _books_named() -> list:
     return [
         pytest.param(case, RULE_BOOKS[book], id=f"{case.id}-{book}")
         for case in all_cases()
-        for book in sorted(case.after_by_edition)
+        for book in sorted(
+            {*case.after_by_edition, *(e for b in case.blocks for e in b.after_by_edition)}
+        )
     ]
 
 

@@ -31,7 +31,7 @@ from topology import (
 )
 
 from ..cycle.game import Game, OneBoard
-from ..errors import CaseFormatError, OrderSyntaxError, PositionError
+from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError
 from ..multiverse.state import MBoard, Multiverse, Pause, Record, on_board, on_map, spot, turn_phase
 from ..values.decisions import DISLODGED, MOVE, Decision
 from ..values.notation import parse_given
@@ -59,6 +59,7 @@ from ..values.position import (
     opening_phase,
 )
 from ..values.rules import RULE_BOOKS
+from .rulebooks import rule_book
 
 MAX_CASE_FILE_BYTES = 4_000_000
 EDITION_NAMES = tuple(RULE_BOOKS)  # the rule books a case may state expectations for
@@ -107,6 +108,12 @@ class Block:
     automatic: tuple[Automatic, ...] = ()  # removed by civil disorder
     revised: tuple[CaseOrder, ...] = ()  # multiverse: recorded orders adjudicated again
     after: After | None = None  # multiverse: what the step leaves, asserted before the next
+    after_by_edition: dict[str, After] = field(default_factory=dict)  # ... under a rule book
+
+    def after_under(self, edition: str) -> After | None:
+        """What the step leaves under an edition: its own 'AFTER [EDITIONS]' section before
+        the next step, or the plain one."""
+        return self.after_by_edition.get(edition, self.after)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +233,8 @@ class _Draft:
     after_solo: str | None = None
     section: tuple[str, ...] | None = None  # the editions of the AFTER section being read
     plain_after: After | None = None  # the plain AFTER, once an edition's section opens
-    step_afters: dict[int, After] = field(default_factory=dict)  # block index -> its AFTER
+    step_afters: dict[int, tuple[After | None, dict[str, After]]] = field(default_factory=dict)
+    # block index -> its plain AFTER and those of editions
     after_by_edition: dict[str, After] = field(default_factory=dict)
     revising: bool = False
     world: _World | None = None  # a multiverse case's set-up of several boards
@@ -376,6 +384,9 @@ class _Reader:
         """'rules: 1982', 'variant: multiverse', 'phase: F1901M' and the like."""
         key, value = meta.group(1), meta.group(2).strip()
         draft.meta[key] = value
+        if key == "rules" and value.endswith(".toml"):  # a rule book of the case's own
+            draft.meta[key] = self.rule_book_file(number, line, value)
+            return
         if key in ("rules", "paradox"):
             unknown = [e for e in value.split() if e not in EDITION_NAMES]
             if unknown or not value.split():
@@ -385,6 +396,16 @@ class _Reader:
             if draft.units or draft.centres:
                 raise self.fail(number, "'variant:' comes before the units and centres it places")
             self.board = self.variant(number, line, value)
+
+    def rule_book_file(self, number: int, line: str, value: str) -> str:
+        """The rule-book file a 'rules:' line names (relative to the case file), read once
+        here so that a fault in it is reported at this line."""
+        path = str(Path(self.path).parent / value)
+        try:
+            rule_book(path)
+        except DipsatError as err:
+            raise self.fail(number, str(err), _column_after(line, ":")) from err
+        return path
 
     def variant(self, number: int, line: str, value: str) -> Board:
         """The board a 'variant:' line names: 'multiverse' (on the standard board), a
@@ -531,10 +552,13 @@ class _Reader:
         draft.after = []
 
     def close_step_after(self, draft: _Draft) -> None:
-        """Keep an AFTER section read between two steps of a multiverse case: what the
-        step before it leaves."""
+        """Keep the AFTER sections read between two steps of a multiverse case: what the
+        step before them leaves (under each edition they name)."""
         assert draft.after is not None  # line() calls this only in an AFTER section
-        draft.step_afters[len(draft.blocks) - 1] = self.read_after(draft)
+        self.close_after(draft)
+        editions = dict(draft.after_by_edition)
+        draft.step_afters[len(draft.blocks) - 1] = (draft.plain_after, editions)
+        draft.plain_after, draft.after_by_edition, draft.section = None, {}, None
         draft.after = None
 
     def read_after(self, draft: _Draft) -> After:
@@ -916,7 +940,7 @@ class _Reader:
                 tuple(o for o in orders if isinstance(o, CaseOrder) and not o.revised),
                 tuple(o for o in orders if isinstance(o, tuple)),
                 tuple(o for o in orders if isinstance(o, CaseOrder) and o.revised),
-                draft.step_afters.get(index),
+                *draft.step_afters.get(index, (None, {})),
             )
             for index, (kind, orders) in enumerate(draft.blocks)
         )

@@ -155,7 +155,7 @@ def _play(
             break
         failures += _compare(case, block, done.outcomes, rules.name)
         if fully:
-            failures += _revised(case, block, done.revised)
+            failures += _revised(case, block, done.revised, rules.name)
             failures += _civil_disorder(case, block, done, rules.name)
             if done.movement is not None:
                 resolution = done.movement
@@ -166,16 +166,17 @@ def _play(
                 ]
         game = done.after
         last = done
-        if fully and block.after is not None:
+        step_after = block.after_under(rules.name)
+        if fully and step_after is not None:
             label = f"AFTER step {number}"
-            failures += _compare_expected(case, block.after, game, label, done, rules)
+            failures += _compare_expected(case, step_after, game, label, done, rules)
     if fully and not failures:
         expected = case.after_under(rules.name)
         failures += _compare_expected(case, expected, game, "AFTER", last, rules)
     return failures, resolution
 
 
-def _revised(case: Case, block: Block, revised: tuple[Outcome, ...]) -> list[Failure]:
+def _revised(case: Case, block: Block, revised: tuple[Outcome, ...], edition: str) -> list[Failure]:
     """The recorded orders of past boards a multiverse step adjudicated again, against the
     case's REVISED expectations."""
     by_text = {str(o.given): o for o in revised}
@@ -183,8 +184,9 @@ def _revised(case: Case, block: Block, revised: tuple[Outcome, ...]) -> list[Fai
     for order in block.revised:
         got = by_text.get(str(order.given))
         label = got.label if got is not None else "not adjudicated again"
-        if order.expected is not None and label != order.expected:
-            failures.append(Failure(case.id, str(order.given), order.expected, label))
+        expected = order.expected_under(edition)
+        if expected is not None and label != expected:
+            failures.append(Failure(case.id, str(order.given), expected, label))
     return failures
 
 
