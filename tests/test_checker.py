@@ -26,7 +26,14 @@ from solver.values.decisions import CONVOY, MOVE, SEA, SUPPORT
 from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
 from solver.values.outcomes import BackupRule, Illegality, Invalidity, Result
 from solver.values.resolution import Core, Resolution
-from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook
+from solver.values.rules import (
+    DATC_2025,
+    POLICIES,
+    RULE_BOOKS,
+    PastResults,
+    PastRetreats,
+    RuleBook,
+)
 from topology import COASTS, Kind, Location, UnitType
 
 CASES = {c.id: c for c in all_cases()}
@@ -453,5 +460,7 @@ def test_the_checker_agrees_under_any_mix_of_policies(seed, units, policies):
     reads them as the adjudicator does (the named editions: tests/test_properties.py)."""
     position, orders = random_turn(f"mixed-{seed}", units=(units, units))
     orders = _unsettled(random.Random(seed), position, orders)
+    if policies["past_retreats"] is PastRetreats.PAUSE:  # a pause records on the past board
+        policies = {**policies, "past_results": PastResults.REWRITTEN}
     resolution = adjudicate(position, orders, RuleBook("mixed", **policies))
     assert check_resolution(resolution) == [], f"seed {seed}, {units} units, {policies}"

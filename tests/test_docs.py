@@ -85,7 +85,8 @@ def test_the_differences_of_j_and_o_are_each_explained():
     section = page.split("### J against O")[1].split("\n## ")[0]
     listed = set(
         re.findall(
-            r"(?<![\w.-])((?:3\.A\.\d[\w-]*|O\.[A-E]\.\d+b?|MV\.(?:O\.)?\d+))(?=[,.:\s])", section
+            r"(?<![\w.-])((?:3\.A\.\d[\w-]*|O\.[A-E]\.\d+b?|MV\.(?:[OP]\.)?\d+))(?=[,.:\s])",
+            section,
         )
     )
     assert listed == differing, (sorted(listed - differing), sorted(differing - listed))

@@ -32,6 +32,7 @@ from solver.tools.crosscheck.generate import _orders, _targets, random_turn
 from solver.values.notation import parse_given
 from solver.values.orders import (
     Convoy,
+    Disband,
     Given,
     Hold,
     Move,
@@ -49,7 +50,9 @@ from solver.values.rules import (
     RULE_BOOKS,
     CrossBoardMoves,
     ForkWhen,
-    History,
+    PastOrders,
+    PastResults,
+    PastRetreats,
     RepeatFork,
     StepScope,
     TimelineAdjacency,
@@ -67,8 +70,23 @@ BOOKS = {
         diagonal_moves=False,
         cross_board_moves=CrossBoardMoves.LOOSE,
     ),
-    "J+rewritten": replace(RULE_BOOKS["J"], history=History.REWRITTEN),
-    "O+kept": replace(RULE_BOOKS["O"], history=History.KEPT),
+    # the three policies of the past, each mixed in alone (and O's three together in J)
+    "J+rewritten": replace(RULE_BOOKS["J"], past_results=PastResults.REWRITTEN),
+    "J+pause": replace(
+        RULE_BOOKS["J"], past_results=PastResults.REWRITTEN, past_retreats=PastRetreats.PAUSE
+    ),
+    "J+shared-places": replace(RULE_BOOKS["J"], past_orders=PastOrders.SHARED_PLACES),
+    "J+O-past": replace(
+        RULE_BOOKS["J"],
+        past_orders=PastOrders.SHARED_PLACES,
+        past_results=PastResults.REWRITTEN,
+        past_retreats=PastRetreats.PAUSE,
+    ),
+    "O+named-boards": replace(RULE_BOOKS["O"], past_orders=PastOrders.NAMED_BOARDS),
+    "O+next-board": replace(RULE_BOOKS["O"], past_retreats=PastRetreats.NEXT_BOARD),
+    "O+kept": replace(
+        RULE_BOOKS["O"], past_results=PastResults.KEPT, past_retreats=PastRetreats.NEXT_BOARD
+    ),
     "O+outcome-forks": replace(RULE_BOOKS["O"], fork_when=ForkWhen.OUTCOME_CHANGED),
     "J+board-forks": replace(RULE_BOOKS["J"], fork_when=ForkWhen.BOARD_DIFFERS),
 }
@@ -153,6 +171,10 @@ def orders_for(rng: random.Random, mv: Multiverse) -> list[Given]:
                 dest = _at(rng.choice(targets), head.key)
                 order = Retreat(_ref(d.unit, head.key), dest)
                 mine[(head.key, "retreat", d.unit.province)] = Given(d.unit.power, order)
+    for key, d in mv.pause.waiting if mv.pause is not None else ():  # ordered where dislodged
+        if rng.random() < 0.7 and (targets := _targets(standard(), d.unit)):
+            order = Retreat(_ref(d.unit, key), _at(rng.choice(targets), key))
+            mine[(key, "retreat", d.unit.province)] = Given(d.unit.power, order)
     placed = [(h.key, u) for h in heads.values() for u in h.position.units]
     for _ in range(rng.randint(1, 6) if placed else 0):
         key, unit = rng.choice(placed)
@@ -305,14 +327,16 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_units_are_conserved_across_boards(scenario, book):
-    rewritten = BOOKS[book].history is History.REWRITTEN
+    rules = BOOKS[book]
+    regenerated = rules.past_orders is PastOrders.SHARED_PLACES  # next boards from records
+    pause = rules.past_retreats is PastRetreats.PAUSE
     for label, _, result in play(*scenario, book):
         before, after = result.before, result.after
         heads = {h.key for h in before.heads().values()}
-        if rewritten and after.pause is not None:  # units retreat first: nothing advances
+        if regenerated and after.pause is not None:  # units retreat first: nothing advances
             assert {b.key for b in after.boards} == {b.key for b in before.boards}, label
             continue
-        if rewritten and before.pause is not None:
+        if before.pause is not None:
             continue  # a retreat step: see test_a_retreat_pause_adds_no_unit
         moves = _moves(result)
         moved = _moved_heads(result)
@@ -322,7 +346,9 @@ def test_units_are_conserved_across_boards(scenario, book):
                 parts(d.unit.province)[1],
                 _sig(Unit(Location(parts(d.unit.province)[0]), d.unit.type, d.unit.power)),
             )
-            for d in (result.resolution.dislodged if rewritten and result.resolution else ())
+            for d in (
+                result.resolution.dislodged if regenerated and pause and result.resolution else ()
+            )
         )
         for key in moved:
             t, n = key
@@ -362,7 +388,7 @@ def test_units_are_conserved_across_boards(scenario, book):
             futures = [f.timeline for f in result.forks if f.source == to]
             if reuse:
                 futures += [t for t, o in after.origins if o == to]
-            if rewritten or BOOKS[book].fork_when is ForkWhen.BOARD_DIFFERS:
+            if regenerated or rules.fork_when is ForkWhen.BOARD_DIFFERS:
                 futures.append(to[0])  # no fork where the next board it has is the same
             found = [after.board((t, to[1] + 1)).position.unit_in(m.dest.province) for t in futures]
             assert any(
@@ -379,6 +405,63 @@ def test_units_are_conserved_across_boards(scenario, book):
             }
             for u in [*board.units, *(d.unit for d in board.dislodged)]:
                 assert (u.type, u.power) in known, f"{label}: {u} in fork {fork}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(scenarios, st.sampled_from(STEPPING))
+def test_a_retreat_pause_moves_only_the_waiting_units(scenario, book):
+    """In a retreat pause only the retreats and disbands of the waiting units count, each
+    on the board it was dislodged on; a retreat that succeeds puts the unit where it went
+    on the board made after that one (which holds it, or is made once it has retreated);
+    a move of a waiting unit is read as its retreat."""
+    for label, _, result in play(*scenario, book):
+        before, after = result.before, result.after
+        if before.pause is None or before.won is not None:  # a game won takes no orders
+            continue
+        waiting = {(k, d.unit.province): d for k, d in before.pause.waiting}
+        made = {k: f.source for f in result.forks for k in [(f.timeline, f.source[1] + 1)]}
+        for outcome in result.outcomes:
+            order = outcome.given.order
+            retreat = isinstance(order, Retreat | Move)  # a move is read as a retreat there
+            here = order.unit.place if retreat or isinstance(order, Disband) else None
+            if here is None or (_board(here), here.province) not in waiting:
+                assert outcome.result == "illegal", f"{label}: {outcome}"
+                continue
+            if not (retreat and outcome.result == "succeeds"):
+                continue
+            key = _board(here)
+            unit = waiting[(key, here.province)].unit
+            assert _board(order.dest) in (key, (None, None)), f"{label}: {outcome}"
+            nxt = [
+                b
+                for b in after.heads().values()
+                if b.turn == key[1] + 1
+                and (
+                    b.timeline == key[0]
+                    or made.get(b.key) == key
+                    or dict(after.origins).get(b.timeline) == key
+                )
+            ]
+            assert any(
+                (u := b.position.unit_in(order.dest.province)) is not None
+                and (u.type, u.power) == (unit.type, unit.power)
+                for b in nxt
+            ), f"{label}: {outcome} is on no board after {key}"
+        assert after.pause is None, label  # one step ends a pause
+
+
+def test_random_pauses_end_in_both_ways():
+    """The property above meets pauses that end by retreats, both where the boards were
+    made already (named-boards) and where they are made after (shared-places)."""
+    for book in ("O", "J+pause"):
+        steps = [result for _, _, result in play(0, 3, 3, book)]
+        ended = [
+            r for r in steps if r.before.pause and any(o.result == "succeeds" for o in r.outcomes)
+        ]
+        assert ended, book
+        held = all(r.before.holder(k, d) for r in ended for k, d in r.before.pause.waiting)
+        assert held == (book == "J+pause"), book
+        test_a_retreat_pause_moves_only_the_waiting_units.hypothesis.inner_test((0, 3, 3), book)
 
 
 def _powers(result: MultiverseStep, moves) -> list[str]:
@@ -460,7 +543,7 @@ def test_multiverse_output_does_not_depend_on_the_hash_seed():
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_untouched_boards_are_unchanged(scenario, book):
-    rewritten = BOOKS[book].history is History.REWRITTEN
+    rewritten = BOOKS[book].past_results is PastResults.REWRITTEN
     for label, _, result in play(*scenario, book):
         before, after = result.before, result.after
         heads = {h.key for h in before.heads().values()}
@@ -475,7 +558,7 @@ def test_untouched_boards_are_unchanged(scenario, book):
         # forks start new timelines off past boards that the orders name, or that a recorded
         # order adjudicated again reaches into (docs/multiverse.md, the joint model)
         reach = named | {_board(p) for o in result.revised for p in _places(o.given.order)}
-        if rewritten and before.pause is not None:  # the boards the paused movement reached
+        if before.pause is not None:  # the boards the paused movement reached
             reach |= set(before.pause.boards) | {k for k, _ in before.pause.waiting}
         for f in result.forks:
             assert f.source not in heads and f.source in reach, label
@@ -516,6 +599,6 @@ def test_a_move_recorded_illegal_stays_illegal_when_adjudicated_again():
     board adjudicated its recorded orders again, and a move recorded illegal (to a board
     that did not exist then) became legal and moved the unit into the present. Rule set O
     keeps an illegal move illegal unless a new convoy gives it a route."""
-    scenario, book = (1, 1, 2), "J+rewritten"
+    scenario, book = (1, 1, 2), "J+O-past"
     for test in (test_units_are_conserved_across_boards, test_untouched_boards_are_unchanged):
         test.hypothesis.inner_test(scenario, book)

@@ -303,6 +303,46 @@ def test_a_retreat_pause_round_trips_and_steps_on(paused, tmp_path):
     assert mine.after == theirs.after and [str(f.timeline) for f in mine.forks] == ["1"]
 
 
+def test_a_pause_held_by_boards_made_already_round_trips_and_steps_on(tmp_path):
+    """Under J with O's pause the fork that holds the waiting army is made at once: the
+    saved pause names the army where it was dislodged, and the loaded game ends it the
+    same way (cases/multiverse/past.cases MV.P.2)."""
+    from solver.formats.cases import read_cases
+    from solver.formats.rulebooks import rule_book
+
+    (case,) = [c for c in read_cases(ROOT / "cases/multiverse/past.cases") if c.id == "MV.P.2"]
+    rules = rule_book(case.edition)
+    mv = case.game()
+    for block in case.blocks[:2]:
+        mv = mv.step([o.given for o in block.orders], rules).after
+    assert mv.pause is not None and mv.pause.boards == ()
+    assert mv.holder(*mv.pause.waiting[0]) is not None
+    path = tmp_path / "held.json"
+    save(SavedMultiverse(rules, mv, ()), path)
+    again = load_multiverse(path)
+    assert again.multiverse == mv and again.rules == rules
+    retreat = [parse_given("Austria: A a-Tyrolia@0 - a-Bohemia@0", standard())]
+    mine, theirs = again.multiverse.step(retreat, rules), mv.step(retreat, rules)
+    assert mine.after == theirs.after and mine.after.pause is None
+    assert [o.result for o in mine.outcomes] == ["succeeds"]
+
+
+def test_a_rule_book_saved_with_an_earlier_history_policy_reads_as_its_three(paused, tmp_path):
+    """Files written before `history` was split name it; they read as J's or O's values."""
+    from dataclasses import replace
+
+    from solver.values.rules import RULE_BOOKS, policy_table
+
+    table = policy_table(RULE_BOOKS["O"])
+    for name in ("past_orders", "past_results", "past_retreats"):
+        del table[name]
+    data = json.loads(to_json(paused))
+    data["rules"] = {"name": "mine", "policies": {**table, "history": "rewritten"}}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_multiverse(path).rules == replace(RULE_BOOKS["O"], name="mine")
+
+
 PAUSED_BAD = {
     "pause not an object": (json_set(["pause"], 3), "pause"),
     "no unit waiting": (json_set(["pause", "waiting"], []), "pause.waiting"),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CaseFormatError, DipsatError
-from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value
+from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, expand_history, policy_value
 
 
 def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
@@ -79,14 +79,21 @@ def load_rule_book(path: Path) -> RuleBook:
         raise CaseFormatError(
             f"policies: expected a [policies] table of changes, found {policies!r}", where
         )
-    changes = {}
+    spelled: dict[str, Any] = {}
     for key, value in policies.items():
-        policy = POLICIES.get(key.replace("-", "_"))
+        policy_name = key.replace("-", "_")
+        if policy_name in spelled:
+            raise CaseFormatError(f"policy {policy_name} is set twice", where)
+        spelled[policy_name] = value
+    changes = {}
+    for key, value in expand_history(spelled, where).items():
+        policy = POLICIES.get(key)
         if policy is None:
             raise CaseFormatError(
                 f"unknown policy {key!r}; known: {', '.join(sorted(POLICIES))}", where
             )
-        if policy.name in changes:
-            raise CaseFormatError(f"policy {policy.name} is set twice", where)
         changes[policy.name] = policy_value(policy.name, value, where)
-    return replace(RULE_BOOKS[base_name], name=name, **changes)
+    try:
+        return replace(RULE_BOOKS[base_name], name=name, **changes)
+    except DipsatError as err:
+        raise CaseFormatError(str(err), where) from None

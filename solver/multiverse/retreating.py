@@ -1,8 +1,8 @@
 """The retreats a multiverse owes: which units, where each may go, and the standoffs.
 
 Under rule set J a unit owes its retreat on a head board (the board's position is in its
-retreat phase); under rule set O it may owe it on any board, in the pause
-(`Multiverse.pause`).  Units and places are on the joint board's spots, as
+retreat phase); in a retreat pause (`Multiverse.pause`, rule set O) it owes it on the board
+it was dislodged on, any board.  Units and places are on the joint board's spots, as
 `Multiverse.awaiting` gives them.
 """
 
@@ -11,48 +11,50 @@ from __future__ import annotations
 from topology import Location
 
 from ..judge.retreat_options import retreating
-from ..values.position import PhaseKind, Unit
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
 from ..values.rules import RuleBook
 from .rewritten import Results, retreat_position
-from .state import Multiverse, Spot, on_board, spot
+from .state import BoardKey, Multiverse, Spot, on_board, spot
 
 
 def retreat_options(mv: Multiverse, rules: RuleBook) -> dict[Unit, tuple[Location, ...]]:
     """Each unit owing a retreat, with the places on its board it may retreat to."""
     found: dict[Unit, tuple[Location, ...]] = {}
-    for head in mv.heads().values():
-        if head.position.phase.kind is PhaseKind.RETREAT:
-            for d in head.position.dislodged:
-                options = retreating(head.position, d, rules).options
-                unit = Unit(on_board(d.unit.location, head.key), d.unit.type, d.unit.power)
-                found[unit] = tuple(on_board(o, head.key) for o in options)
-    pause = mv.pause
-    if pause is not None:
-        boards = {b.key: b for b in mv.boards}
-        results = Results(boards)
-        for key in sorted({k for k, _ in pause.waiting}):
-            waiting = [d for k, d in pause.waiting if k == key]
-            position = retreat_position(boards[key], results, waiting)
-            for d in waiting:
-                options = retreating(position, d, rules).options
-                unit = Unit(on_board(d.unit.location, key), d.unit.type, d.unit.power)
-                found[unit] = tuple(on_board(o, key) for o in options)
+    for key, position, waiting in _owing(mv):
+        for d in waiting:
+            options = retreating(position, d, rules).options
+            unit = Unit(on_board(d.unit.location, key), d.unit.type, d.unit.power)
+            found[unit] = tuple(on_board(o, key) for o in options)
     return found
 
 
 def standoffs(mv: Multiverse) -> tuple[Spot, ...]:
     """The provinces a standoff left empty, where units owe retreats (none may go there)."""
-    found = [
-        spot(p, *head.key)
-        for head in mv.heads().values()
-        if head.position.phase.kind is PhaseKind.RETREAT
-        for p in head.position.standoffs
-    ]
-    if mv.pause is not None:
-        results = Results({b.key: b for b in mv.boards})
-        for key in sorted({k for k, _ in mv.pause.waiting}):
-            found += [spot(p, *key) for p in results.standoffs(key)]
+    found = [spot(p, *key) for key, position, _ in _owing(mv) for p in position.standoffs]
     return tuple(sorted(set(found)))
+
+
+def _owing(mv: Multiverse) -> list[tuple[BoardKey, Position, list[DislodgedUnit]]]:
+    """Where units owe retreats: each board they are ordered on (a head in its retreat
+    phase, or in a pause the board they were dislodged on), the position they retreat
+    from, and the units."""
+    owing: list[tuple[BoardKey, Position, list[DislodgedUnit]]] = []
+    pause = mv.pause.waiting if mv.pause is not None else ()
+    held = {h.key for k, d in pause if (h := mv.holder(k, d)) is not None}
+    for head in mv.heads().values():
+        if head.position.phase.kind is PhaseKind.RETREAT and head.key not in held:
+            owing.append((head.key, head.position, list(head.position.dislodged)))
+    if pause:
+        boards = {b.key: b for b in mv.boards}
+        results = Results(boards)
+        for key in sorted({k for k, _ in pause}):
+            waiting = [d for k, d in pause if k == key]
+            holder = mv.holder(key, waiting[0])
+            if holder is not None:
+                owing.append((key, holder.position, waiting))
+            else:
+                owing.append((key, retreat_position(boards[key], results, waiting), waiting))
+    return owing
 
 
 __all__ = ["retreat_options", "standoffs"]

@@ -1,19 +1,21 @@
-"""A multiverse step under a rewritten history (`History.REWRITTEN`, rule set O).
+"""A multiverse step that reads the past as O's engine does (`PastOrders.SHARED_PLACES`).
 
-Rule set J keeps every board's record, and adjudicates again only the past boards a new
-order names.  Rule set O, that of Oliveriver's 5D engine, treats the whole history as one
-set of orders whose results a new order can change:
+Rule set J adjudicates again only the past boards a new order names.  Rule set O, that of
+Oliveriver's 5D engine, treats the whole history as one set of orders whose results a new
+order can change:
 
 - The orders adjudicated again are the new ones, every order that shares a place (a
   province of one board, coasts merged) with one of them, every order sharing a place with
   those, and so on (`touched`).  They are adjudicated together on the joint board, with the
-  same equations as a single board; each keeps its new result in its board's record.
+  same equations as a single board; each keeps its new result in its board's record
+  (`PastResults.REWRITTEN`; under `KEPT` the new results only make the next boards).
 - Every head, and every board holding a place those orders name, makes its next board again
-  from the recorded results (`next_units`).  A head appends it.  A past board forks a new
-  timeline only if no next board it has already (its timeline's own, or that of a timeline
-  it forked before) holds the same units and centres.
+  from the results (`next_units`).  A head appends it.  A past board forks a new timeline
+  only if no next board it has already (its timeline's own, or that of a timeline it forked
+  before) holds the same units and centres (`ForkWhen.BOARD_DIFFERS`).
 - A unit dislodged on any board, past ones too, retreats on its own board; until every such
-  unit has, no board advances and only retreats are taken (`Pause`).
+  unit has, no board advances and only retreats are taken (`PastRetreats.PAUSE`; under
+  `NEXT_BOARD` it is carried, dislodged, into the board made after its own).
 
 See docs/multiverse.md for the rules, and docs/deviations.md where dipsat differs from that
 engine's code.
@@ -33,8 +35,8 @@ from ..judge.model import Structure
 from ..judge.resolution import as_it_stands, resolve
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
-from ..values.calendar import after_movement, season_over
-from ..values.decisions import DISLODGED, Decision
+from ..values.calendar import after_movement
+from ..values.decisions import DISLODGED, PATH, SEA, Decision
 from ..values.orders import (
     MOVEMENT_ORDERS,
     Convoy,
@@ -48,10 +50,11 @@ from ..values.orders import (
     Waive,
     named_places,
 )
-from ..values.outcomes import Illegal, Illegality, Outcome, Result
+from ..values.outcomes import Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
-from ..values.rules import ForkWhen, RepeatFork, RuleBook, Winters
+from ..values.rules import ForkWhen, PastResults, PastRetreats, RepeatFork, RuleBook, Winters
+from .pause import order_key, plain, record_retreats, sort_orders
 from .spacetime import Reach, spacetime_board
 from .state import (
     BoardKey,
@@ -60,10 +63,10 @@ from .state import (
     Multiverse,
     Pause,
     Record,
-    _plain,
     board_of,
     on_board,
     order_links,
+    own_orders,
     parts,
     spot,
 )
@@ -84,17 +87,6 @@ class Moved:
 
 
 # -- the orders of the whole history --------------------------------------------------------
-def own_orders(board: MBoard) -> list[tuple[Given, Outcome]]:
-    """The orders recorded on a board for its own units, with their results."""
-    if board.record is None:
-        return []
-    return [
-        (g, o)
-        for g, o in zip(board.record.orders, board.record.outcomes, strict=True)
-        if not isinstance(g.order, Waive) and board_of(g.order.unit.place) == board.key
-    ]
-
-
 def _unit_place(given: Given) -> PlaceKey | None:
     """The place of the unit an order is given to (None for a waived build, or a unit
     without its board)."""
@@ -148,13 +140,18 @@ class Results:
         self.boards = boards
         self.own: dict[PlaceKey, Outcome] = {}  # a unit's movement order, by its place
         self.retreats: dict[PlaceKey, Location] = {}  # where a dislodged unit retreated
+        self.ended: set[PlaceKey] = set()  # dislodged units ordered to retreat or disband
         self.arrivals: dict[BoardKey, list[Unit]] = {}
+        self.attacks: dict[PlaceKey, tuple[str, bool]] = {}  # a place moved into: the
+        # province the move came from ("" from another board), and whether by convoy
         self.bounced: dict[PlaceKey, int] = {}  # moves into a place that failed
         for key in sorted(boards):
             for given, outcome in own_orders(boards[key]):
                 order = given.order
                 assert not isinstance(order, Waive)  # own_orders leaves waived builds out
                 here = (key[0], key[1], order.unit.place.province)
+                if isinstance(order, Retreat | Disband):
+                    self.ended.add(here)
                 if isinstance(order, Retreat):
                     if outcome.result is Result.SUCCEEDS:
                         self.retreats[here] = Location(order.dest.province, order.dest.coast)
@@ -162,6 +159,7 @@ class Results:
                     self.own[here] = outcome
                     if isinstance(order, Move) and _moved(outcome):
                         self._arrive(boards[key], order)
+                        self._attack(key, order)
                     elif isinstance(order, Move) and outcome.result is Result.FAILS:
                         into = board_of(order.dest)
                         if into is not None:
@@ -181,6 +179,28 @@ class Results:
                 coasts = board.position.map.fleet_coasts_towards(unit.location, there.province)
                 there = Location(there.province, coasts[0] if coasts else None)
         self.arrivals.setdefault(dest, []).append(Unit(there, unit.type, unit.power))
+
+    def _attack(self, key: BoardKey, move: Move) -> None:
+        into = board_of(move.dest)
+        if into is None:
+            return
+        record = self.boards[key].record
+        decisions = record.decisions if record is not None else {}
+        mover = spot(move.unit.place.province, *key)
+        by_convoy = (PATH, mover) in decisions and decisions.get((SEA, mover), True)
+        origin = move.unit.place.province if into == key else ""
+        self.attacks[(*into, move.dest.province)] = (origin, by_convoy)
+
+    def owed(self, key: BoardKey) -> tuple[DislodgedUnit, ...]:
+        """The units dislodged on a board that made no retreat there: each owes it on the
+        board made after (`PastRetreats.NEXT_BOARD`), with where its attacker came from."""
+        found = []
+        for unit in self.boards[key].position.units:
+            here = (key[0], key[1], unit.province)
+            if self.dislodged(key, unit) and here not in self.ended:
+                origin, by_convoy = self.attacks.get(here, ("", False))
+                found.append(DislodgedUnit(unit, origin, by_convoy))
+        return tuple(found)
 
     def dislodged(self, key: BoardKey, unit: Unit) -> bool:
         """Was the unit dislodged on its board (by its order's result, or by the board's
@@ -225,8 +245,13 @@ def _moved(outcome: Outcome) -> bool:
 
 
 def same_contents(a: Position, b: Position) -> bool:
-    """Do two boards hold the same units and centres (what decides a fork)?"""
-    return set(a.units) == set(b.units) and set(a.centres) == set(b.centres)
+    """Do two boards hold the same units, dislodged units and centres (what decides a
+    fork)?"""
+    return (
+        set(a.units) == set(b.units)
+        and set(a.centres) == set(b.centres)
+        and set(a.dislodged) == set(b.dislodged)
+    )
 
 
 def regenerate(
@@ -235,12 +260,15 @@ def regenerate(
     origins: dict[int, BoardKey | None],
     rules: RuleBook,
     changed: Collection[BoardKey] = (),
+    owed: bool = False,
 ) -> tuple[dict[BoardKey, MBoard], list[Fork]]:
     """Make the next board of each board given, earliest first (then by timeline): a head
     appends it; a past board forks unless a next board it has already holds the same
     (`ForkWhen.BOARD_DIFFERS`), or only if it is among the `changed` boards, where an
     outcome changed (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts
-    the same is reused, if `repeat_fork` says so)."""
+    the same is reused, if `repeat_fork` says so).  With `owed`, a unit dislodged there
+    that made no retreat is carried into the next board, which opens in a retreat phase
+    (`PastRetreats.NEXT_BOARD`)."""
     by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
     every_winter = rules.winters is Winters.ALWAYS
     results = Results(boards)
@@ -251,7 +279,9 @@ def regenerate(
         if board.position.phase.kind is not PhaseKind.MOVEMENT:
             continue
         units = results.next_units(key)
-        nxt = season_over(board.position, units, board.position.centres, every_winter)
+        owes = results.owed(key) if owed else ()
+        standoffs = results.standoffs(key) if owes else frozenset()
+        nxt = after_movement(board.position, units, owes, standoffs, every_winter)
         later = (key[0], key[1] + 1)
         if later not in boards:
             made[later] = MBoard(later[0], later[1], nxt, created=nxt)
@@ -340,7 +370,31 @@ def movement(
     again = [g for g in result if g not in fresh]
     changed = _rewrite(boards, new, again, result, decided)
     changed_boards = {**boards, **changed}
-    results = Results(changed_boards)
+    if rules.past_results is PastResults.KEPT:  # the new results make the next boards only
+        changed = {k: b for k, b in changed.items() if k in heads}
+    regenerated = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
+    outcomes = tuple(result[g] for g in givens)
+    revised = tuple(result[g] for g in again)
+    differs = _outcome_changed(heads, new, again, recorded, result)
+    if rules.fork_when is ForkWhen.OUTCOME_CHANGED:  # only those can fork, then
+        regenerated = heads | differs
+    if rules.past_retreats is PastRetreats.PAUSE:
+        waiting = _waiting(resolution, changed_boards, rules)
+        if waiting:
+            pause = Pause(waiting, tuple(sorted(regenerated)))
+            return Moved(resolution, outcomes, revised, changed, (), pause)
+    origins = mv.origin_map()
+    owed = rules.past_retreats is PastRetreats.NEXT_BOARD
+    made, forks = regenerate(changed_boards, regenerated, origins, rules, differs, owed)
+    return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
+
+
+def _waiting(
+    resolution: Resolution, boards: Mapping[BoardKey, MBoard], rules: RuleBook
+) -> tuple[tuple[BoardKey, DislodgedUnit], ...]:
+    """The units a movement dislodged that have somewhere to retreat, each with its board:
+    those a retreat pause waits for."""
+    results = Results(boards)
     waiting: list[tuple[BoardKey, DislodgedUnit]] = []
     for entry in resolution.dislodged:
         province, key = parts(entry.unit.province)
@@ -349,24 +403,10 @@ def movement(
             Location(province, entry.unit.location.coast), entry.unit.type, entry.unit.power
         )
         dislodged = DislodgedUnit(unit, origin if origin_key == key else "", entry.by_convoy)
-        position = retreat_position(changed_boards[key], results, [dislodged])
+        position = retreat_position(boards[key], results, [dislodged])
         if retreating(position, dislodged, rules).options:
             waiting.append((key, dislodged))
-    regenerated = heads | {(t, turn) for t, turn, _ in keys if (t, turn) in boards}
-    outcomes = tuple(result[g] for g in givens)
-    revised = tuple(result[g] for g in again)
-    differs = _outcome_changed(heads, new, again, recorded, result)
-    if rules.fork_when is ForkWhen.OUTCOME_CHANGED:  # only those can fork, then
-        regenerated = heads | differs
-    if waiting:
-        pause = Pause(
-            tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province))),
-            tuple(sorted(regenerated)),
-        )
-        return Moved(resolution, outcomes, revised, changed, (), pause)
-    origins = mv.origin_map()
-    made, forks = regenerate(changed_boards, regenerated, origins, rules, differs)
-    return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
+    return tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province)))
 
 
 def _outcome_changed(
@@ -424,19 +464,12 @@ def _rewrite(
                 isinstance(g.order, Retreat | Disband) and g.order.unit.place.province in redone
             )
         ]
-        entries = sorted([*kept, *((g, result[g]) for g in mine)], key=lambda e: _order_key(e[0]))
+        entries = sorted([*kept, *((g, result[g]) for g in mine)], key=lambda e: order_key(e[0]))
         decisions = dict(board.record.decisions) if board.record is not None else {}
         decisions.update(decided.get(key, {}))
         record = Record(tuple(g for g, _ in entries), decisions, tuple(o for _, o in entries))
         changed[key] = replace(board, record=record)
     return changed
-
-
-def _order_key(given: Given) -> tuple[int, str]:
-    """Orders of a record: movement before retreats, then by the unit's province."""
-    order = given.order
-    assert not isinstance(order, Waive)
-    return (not isinstance(order, MOVEMENT_ORDERS), order.unit.place.province)
 
 
 def retreat_position(
@@ -454,7 +487,7 @@ def retreat_position(
     return after_movement(board.position, units, tuple(dislodged), results.standoffs(board.key))
 
 
-# -- a retreat step ----------------------------------------------------------------------
+# -- the end of a retreat pause ------------------------------------------------------------
 def retreats(
     mv: Multiverse, givens: Sequence[Given], rules: RuleBook
 ) -> tuple[tuple[Outcome, ...], Multiverse, tuple[Fork, ...]]:
@@ -462,82 +495,29 @@ def retreats(
     reached (and every head) makes its next board."""
     pause = mv.pause
     assert pause is not None  # the step calls this only in a pause
-    waiting: dict[PlaceKey, tuple[BoardKey, DislodgedUnit]] = {
-        (k[0], k[1], d.unit.province): (k, d) for k, d in pause.waiting
-    }
-    outcomes: list[Outcome | None] = [None] * len(givens)
-    by_board: dict[BoardKey, list[int]] = {}
-    orders = list(givens)
-    for i, given in enumerate(orders):
-        order = given.order
-        if isinstance(order, Move):
-            order = Retreat(order.unit, order.dest)
-            orders[i] = replace(given, order=order)
-        at = _unit_place(given)
-        if isinstance(order, Retreat | Disband) and at in waiting:
-            by_board.setdefault(waiting[at][0], []).append(i)
-        else:
-            reason = Illegal.because(Illegality.RETREATS_FIRST)
-            outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
+    found = sort_orders(mv, givens)
+    orders, outcomes = found.orders, found.outcomes
     boards = dict((b.key, b) for b in mv.boards)
     results = Results(boards)
     for key in sorted({k for k, _ in pause.waiting}):
-        board = boards[key]
-        mine = by_board.get(key, [])
-        for i in list(mine):
-            order = orders[i].order
-            if isinstance(order, Retreat) and board_of(order.dest) not in (None, key):
-                there = order.dest.text(board.position.map)
-                reason = Illegal.because(Illegality.RETREAT_OFF_BOARD, board.name, there)
-                outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
-                mine.remove(i)
+        mine = found.by_board.get(key, [])
         dislodged = [d for k, d in pause.waiting if k == key]
-        position = retreat_position(board, results, dislodged)
-        plain = [replace(orders[i], order=_plain(orders[i].order)) for i in mine]
-        done = adjudicate_retreats(position, plain, rules)
+        position = retreat_position(boards[key], results, dislodged)
+        done = adjudicate_retreats(position, [plain(orders[i]) for i in mine], rules)
         for i, outcome in zip(mine, done.outcomes, strict=True):
             outcomes[i] = replace(outcome, given=givens[i])
-        boards[key] = _record_retreats(board, dislodged, [orders[i] for i in mine], done.outcomes)
+        made = [(orders[i], outcomes[i]) for i in mine]
+        boards[key] = record_retreats(boards[key], dislodged, made)
         # a unit ordered off its board is disbanded: nothing recorded moves it
     origins = mv.origin_map()
     heads = {b.key for b in mv.heads().values()}
     keys = set(pause.boards) | {k for k, _ in pause.waiting} | heads
-    made, forks = regenerate(boards, keys, origins, rules, keys - heads)
-    merged = {**boards, **made}
+    made_boards, forks = regenerate(boards, keys, origins, rules, keys - heads)
+    merged = {**boards, **made_boards}
     after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
     done_outcomes = tuple(o for o in outcomes if o is not None)
     assert len(done_outcomes) == len(outcomes)  # every order has its outcome
     return done_outcomes, after, tuple(forks)
-
-
-def _record_retreats(
-    board: MBoard,
-    dislodged: Sequence[DislodgedUnit],
-    orders: Sequence[Given],
-    outcomes: Sequence[Outcome],
-) -> MBoard:
-    """A board's record with its retreats, every unit that owed one marked dislodged (a
-    unit of the world a case starts from may have no order recorded: it held)."""
-    entries = own_orders(board)
-    marked = []
-    owing = {d.unit.province: d.unit for d in dislodged}
-    found: set[str] = set()
-    for given, outcome in entries:
-        province = given.order.unit.place.province if not isinstance(given.order, Waive) else ""
-        if province in owing and isinstance(given.order, MOVEMENT_ORDERS):
-            outcome = replace(outcome, dislodged=True)
-            found.add(province)
-        marked.append((given, outcome))
-    for province, unit in sorted(owing.items()):
-        if province not in found:
-            place = Place(province, unit.location.coast, *board.key)
-            hold = Given(unit.power, Hold(UnitRef(place, unit.type)))
-            marked.append((hold, Outcome(hold, Result.STANDS, dislodged=True)))
-    marked += list(zip(orders, outcomes, strict=True))
-    marked.sort(key=lambda e: _order_key(e[0]))
-    decisions = dict(board.record.decisions) if board.record is not None else {}
-    record = Record(tuple(g for g, _ in marked), decisions, tuple(o for _, o in marked))
-    return replace(board, record=record)
 
 
 __all__ = ["Moved", "movement", "regenerate", "retreats", "touched"]

@@ -22,9 +22,11 @@ from ..values.decisions import Decision
 from ..values.notation import parse_given, read_order_lines
 from ..values.orders import (
     Convoy,
+    Disband,
     Given,
     Order,
     Place,
+    Retreat,
     UnitRef,
     Waive,
     apply_board_defaults,
@@ -145,11 +147,12 @@ class MBoard:
 
 @dataclass(frozen=True, slots=True)
 class Pause:
-    """A retreat pause (rule set O): units dislodged on boards of the past or present
-    retreat on their own boards, and no board advances until they have."""
+    """A retreat pause (`PastRetreats.PAUSE`, rule set O): units dislodged on boards of the
+    past or present retreat on their own boards, and no other order counts until they have."""
 
     waiting: tuple[tuple[BoardKey, DislodgedUnit], ...]  # each with the board it stands on
     boards: tuple[BoardKey, ...]  # the boards whose next board is made once they retreat
+    # (none when those boards are made already: see `Multiverse.holder`)
 
 
 @dataclass(frozen=True)
@@ -257,15 +260,34 @@ class Multiverse:
 
     def awaiting(self) -> tuple[Unit, ...]:
         """The units owing a retreat: on the head boards, and in a retreat pause on any
-        board; each on its board's `Spot`."""
+        board (where it is ordered: the board it was dislodged on); each on its board's
+        `Spot`."""
+        waiting = list(self.pause.waiting) if self.pause is not None else []
+        held = {(h.key, d) for k, d in waiting if (h := self.holder(k, d)) is not None}
         heads = self.heads().values()
-        waiting = [(h.key, d) for h in heads for d in h.position.dislodged]
-        waiting += self.pause.waiting if self.pause is not None else ()
+        waiting += [
+            (h.key, d) for h in heads for d in h.position.dislodged if (h.key, d) not in held
+        ]
         return tuple(
             sorted(
                 Unit(on_board(d.unit.location, k), d.unit.type, d.unit.power) for k, d in waiting
             )
         )
+
+    def holder(self, key: BoardKey, dislodged: DislodgedUnit) -> MBoard | None:
+        """In a retreat pause, the board a unit dislodged on board `key` stands on, owing
+        its retreat, if that board was made already: a head one turn later, of its own
+        timeline or of one forked from it, in its retreat phase (`past_orders =
+        named-boards`; under `shared-places` the boards are made after the retreats)."""
+        origins = self.origin_map()
+        for head in self.heads().values():
+            if (
+                head.turn == key[1] + 1
+                and (head.timeline == key[0] or origins.get(head.timeline) == key)
+                and dislodged in head.position.dislodged
+            ):
+                return head
+        return None
 
     def board_names(self) -> tuple[str, ...]:
         return tuple(sorted(b.name for b in self.boards))
@@ -394,8 +416,22 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
 
 
 def _recorded(board: MBoard) -> tuple[Given, ...]:
-    """The orders a board recorded (none for a board not yet adjudicated)."""
-    return board.record.orders if board.record is not None else ()
+    """The orders a board recorded for its movement (none for a board not yet adjudicated;
+    the retreats of a pause, recorded with them, are not adjudicated again)."""
+    if board.record is None:
+        return ()
+    return tuple(g for g in board.record.orders if not isinstance(g.order, Retreat | Disband))
+
+
+def own_orders(board: MBoard) -> list[tuple[Given, Outcome]]:
+    """The orders recorded on a board for its own units, with their results."""
+    if board.record is None:
+        return []
+    return [
+        (g, o)
+        for g, o in zip(board.record.orders, board.record.outcomes, strict=True)
+        if not isinstance(g.order, Waive) and board_of(g.order.unit.place) == board.key
+    ]
 
 
 def board_name(key: BoardKey) -> str:

@@ -8,6 +8,12 @@ take part with their recorded decisions fixed, except for the orders that act on
 being re-adjudicated.  Heads advance; a past board forks into a new timeline when a new
 move into it succeeds or when a move into it or a dislodgement on it comes out differently
 from its record.  See docs/multiverse.md.
+
+That is rule set J's reading of the past (`PastOrders.NAMED_BOARDS`); O's is in
+`solver.multiverse.rewritten`, and a retreat pause in `solver.multiverse.pause`.  Under
+`PastResults.REWRITTEN` the past boards taking part keep their new results; under
+`PastRetreats.PAUSE` the units a step dislodges wait, on the boards made after theirs,
+for their retreats.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from ..judge.fallback import Settlement, settle
 from ..judge.legality import CheckedMove, Turn, analyse, destination
 from ..judge.model import Structure
 from ..judge.resolution import as_it_stands, resolve
+from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
 from ..values.decisions import DISLODGED, MOVE, ORDER_KINDS, Decision
@@ -43,13 +50,16 @@ from ..values.resolution import Resolution
 from ..values.rules import (
     DATC_2025,
     ForkWhen,
-    History,
+    PastOrders,
+    PastResults,
+    PastRetreats,
     RepeatFork,
     RuleBook,
     StepScope,
     Winters,
 )
 from . import rewritten
+from .pause import held_retreats
 from .rewritten import same_contents
 from .spacetime import Reach, spacetime_board
 from .state import (
@@ -58,6 +68,7 @@ from .state import (
     MBoard,
     Multiverse,
     MultiverseStep,
+    Pause,
     Record,
     _boards_named,
     _plain,
@@ -68,6 +79,7 @@ from .state import (
     on_board,
     order_links,
     parts,
+    spot,
     turn_phase,
     winner,
 )
@@ -109,6 +121,9 @@ def _step(
         over = tuple(Outcome(g, Result.ILLEGAL, reason=reason) for g in givens)
         return MultiverseStep(mv, over, (), (), mv)
     if mv.pause is not None:
+        if all(mv.holder(k, d) is not None for k, d in mv.pause.waiting):
+            done = held_retreats(mv, givens, rules)
+            return replace(done, after=replace(done.after, won=winner(done.after, rules)))
         retreated, after, made = rewritten.retreats(mv, givens, rules)
         return MultiverseStep(mv, retreated, (), made, replace(after, won=winner(after, rules)))
     head_keys = {b.key for b in heads.values()}
@@ -156,7 +171,7 @@ def _step(
     revised: tuple[Outcome, ...] = ()
     resolution = None
     pause = None
-    if movement_heads and rules.history is History.REWRITTEN:
+    if movement_heads and rules.past_orders is PastOrders.SHARED_PLACES:
         moved = rewritten.movement(
             mv, boards, movement_heads, [givens[i] for i in moving], rules, config
         )
@@ -170,7 +185,7 @@ def _step(
             outcomes[i] = replace(outcome, given=givens[i])
         new_boards.update(moved.boards)
     elif movement_heads:
-        resolution, revised, forks, advanced = _movement(
+        resolution, revised, forks, advanced, pause = _movement(
             mv, boards, movement_heads, [givens[i] for i in moving], rules, config
         )
         for i, outcome in zip(moving, resolution.outcomes[: len(moving)], strict=True):
@@ -262,9 +277,10 @@ def _movement(
     givens: list[Given],
     rules: RuleBook,
     config: SolverConfig | None,
-) -> tuple[Resolution, tuple[Outcome, ...], list[Fork], dict[BoardKey, MBoard]]:
+) -> tuple[Resolution, tuple[Outcome, ...], list[Fork], dict[BoardKey, MBoard], Pause | None]:
     """The joint movement of the heads and of the past boards the orders reach: its
-    resolution, the recorded orders adjudicated again, the forks and the boards made."""
+    resolution, the recorded orders adjudicated again, the forks, the boards made or whose
+    records change, and a retreat pause if one begins."""
     origins = mv.origin_map()
     past: set[BoardKey] = set()
     for given in givens:
@@ -293,13 +309,18 @@ def _movement(
     per_board = _split_results(resolution, turn, ordered_now)
     every_winter = rules.winters is Winters.ALWAYS
     advanced: dict[BoardKey, MBoard] = {}
+    if rules.past_results is PastResults.REWRITTEN:
+        changed = _rewritten(boards, past, context, resolution, turn, every, settled, len(givens))
+        advanced.update(changed)
     records = _records(resolution, turn, heads, len(givens))
+    made_after: dict[BoardKey, BoardKey] = {}  # each board made, and the board it follows
     for key in sorted(heads):
         head = boards[key]
         units_after, dislodged, standoffs = per_board.get(key, ((), (), frozenset()))
         nxt = after_movement(head.position, units_after, dislodged, standoffs, every_winter)
         advanced[key] = replace(head, record=records[key])
-        advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt)
+        advanced[(key[0], key[1] + 1)] = MBoard(key[0], key[1] + 1, nxt, created=nxt)
+        made_after[(key[0], key[1] + 1)] = key
 
     forks: list[Fork] = []
     next_timeline = max(t for t, _ in mv.origins) + 1
@@ -324,8 +345,81 @@ def _movement(
         advanced[(next_timeline, key[1] + 1)] = MBoard(
             next_timeline, key[1] + 1, start, created=start
         )
+        made_after[(next_timeline, key[1] + 1)] = key
         next_timeline += 1
-    return resolution, revised, forks, advanced
+    pause = None
+    if rules.past_retreats is PastRetreats.PAUSE:
+        pause = _held_pause(advanced, made_after, rules)
+    return resolution, revised, forks, advanced, pause
+
+
+def _held_pause(
+    boards: Mapping[BoardKey, MBoard], made_after: Mapping[BoardKey, BoardKey], rules: RuleBook
+) -> Pause | None:
+    """The retreat pause a step begins (`PastRetreats.PAUSE`): each unit dislodged with
+    somewhere to go waits on the board it was dislodged on, while the board made after that
+    one holds it."""
+    waiting = [
+        (made_after[key], d)
+        for key in sorted(made_after)
+        for d in boards[key].position.dislodged
+        if retreating(boards[key].position, d, rules).options
+    ]
+    if not waiting:
+        return None
+    return Pause(tuple(sorted(waiting, key=lambda w: (w[0], w[1].unit.province))), ())
+
+
+def _rewritten(
+    boards: Mapping[BoardKey, MBoard],
+    past: set[BoardKey],
+    context: set[BoardKey],
+    resolution: Resolution,
+    turn: Turn,
+    every: Sequence[Given],
+    settled: Settlement,
+    count: int,
+) -> dict[BoardKey, MBoard]:
+    """Under a rewritten history (`PastResults.REWRITTEN`): the records of the past boards
+    taking part, every order adjudicated again keeping its new result (decisions fixed from
+    the record keep theirs); a past board adjudicated again also records the new orders
+    that acted on it, as a head does."""
+    fresh = {d: v for d, v in resolution.values.items() if d not in settled.recorded}
+    redone = {d[1] for d in fresh}  # the spots of units whose orders were decided afresh
+    index = {g: i for i, g in enumerate(every)}
+    acting = _records(resolution, turn, past, count)  # the `count` new orders acting on each
+    changed: dict[BoardKey, MBoard] = {}
+    for key in sorted(past | context):
+        record = boards[key].record
+        if record is None:
+            continue
+        outcomes = tuple(
+            resolution.outcomes[index[g]] if g in index and _spot_of(g) in redone else o
+            for g, o in zip(record.orders, record.outcomes, strict=True)
+        )
+        decisions = {
+            **record.decisions,
+            **{d: v for d, v in fresh.items() if parts(d[1])[1] == key},
+        }
+        orders, extra = record.orders, acting.get(key)
+        if extra is not None:
+            known = set(orders)
+            new = [(g, o) for g, o in zip(extra.orders, extra.outcomes, strict=True)]
+            new = [(g, o) for g, o in new if g not in known]
+            orders += tuple(g for g, _ in new)
+            outcomes += tuple(o for _, o in new)
+        changed[key] = replace(boards[key], record=Record(orders, decisions, outcomes))
+    return changed
+
+
+def _spot_of(given: Given) -> str | None:
+    """The spot of the unit an order is given to (None for a waived build)."""
+    if isinstance(given.order, Waive):
+        return None
+    place = given.order.unit.place
+    if place.timeline is None or place.turn is None:
+        return None
+    return spot(place.province, place.timeline, place.turn)
 
 
 class _Joint(NamedTuple):

@@ -144,13 +144,28 @@ class Winters(enum.Enum):
     ALWAYS = "always"  # every winter, adjustments or not (O: a winter board after every fall)
 
 
-class History(enum.Enum):
-    """Multiverse: what a step does to the past its orders reach."""
+class PastOrders(enum.Enum):
+    """Multiverse: which recorded orders a step that reaches the past adjudicates again."""
 
-    KEPT = "kept"  # records stand; the boards named are adjudicated again; a retreat owed in
-    # the past is made in the fork (rule set J)
-    REWRITTEN = "rewritten"  # every order sharing a place with a new one, transitively, is
-    # adjudicated again and keeps its new result; retreats in the past pause every board (O)
+    NAMED_BOARDS = "named-boards"  # those of the past boards its orders name; the boards
+    # their records name take part with their recorded decisions (rule set J)
+    SHARED_PLACES = "shared-places"  # every order sharing a place (a province of one board)
+    # with a new one, transitively, illegal ones too (O)
+
+
+class PastResults(enum.Enum):
+    """Multiverse: what becomes of a past order's result when a step adjudicates it again."""
+
+    KEPT = "kept"  # its record stands; the new result lives in the board made from it (J)
+    REWRITTEN = "rewritten"  # its record takes the new result, and later steps start from it (O)
+
+
+class PastRetreats(enum.Enum):
+    """Multiverse: where a unit dislodged by a step that reaches the past retreats."""
+
+    NEXT_BOARD = "next-board"  # on the board made after its own (a fork, or a head's next
+    # board), which opens in a retreat phase (rule set J)
+    PAUSE = "pause"  # on its own board, in a pause: no other order counts until it has (O)
 
 
 class Victory(enum.Enum):
@@ -182,7 +197,9 @@ class RuleBook:
     timeline_adjacency: TimelineAdjacency = TimelineAdjacency.BRANCHES
     diagonal_moves: bool = True  # a board one turn away on an adjacent timeline is in reach
     cross_board_moves: CrossBoardMoves = CrossBoardMoves.NEIGHBOURS
-    history: History = History.KEPT
+    past_orders: PastOrders = PastOrders.NAMED_BOARDS
+    past_results: PastResults = PastResults.KEPT
+    past_retreats: PastRetreats = PastRetreats.NEXT_BOARD
     winters: Winters = Winters.OWED
     fork_when: ForkWhen = ForkWhen.OUTCOME_CHANGED
 
@@ -191,13 +208,19 @@ class RuleBook:
         `ConvoyParadox.ALL_HOLD`); anything else is refused.
 
         Raises:
-            DipsatError: naming the policy and the values it takes.
+            DipsatError: naming the policy and the values it takes, or the policy that a
+                retreat pause needs.
         """
         expect_type("name", self.name, str, "the rule book's name as text")
         for name, kind in _KINDS.items():
             value = getattr(self, name)
             if not isinstance(value, kind):
                 object.__setattr__(self, name, _policy(name, value))
+        if self.past_retreats is PastRetreats.PAUSE and self.past_results is PastResults.KEPT:
+            raise DipsatError(
+                "past_retreats = pause needs past_results = rewritten: a retreat made on a "
+                "past board is recorded there"
+            )
 
 
 POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
@@ -253,7 +276,9 @@ RULE_SET_O = RuleBook(
     timeline_adjacency=TimelineAdjacency.NUMBERED,
     diagonal_moves=False,
     cross_board_moves=CrossBoardMoves.LOOSE,
-    history=History.REWRITTEN,
+    past_orders=PastOrders.SHARED_PLACES,
+    past_results=PastResults.REWRITTEN,
+    past_retreats=PastRetreats.PAUSE,
     winters=Winters.ALWAYS,
     fork_when=ForkWhen.BOARD_DIFFERS,
 )
@@ -304,6 +329,7 @@ def from_policy_table(name: str, table: dict[str, Any], where: str) -> RuleBook:
     Raises:
         CaseFormatError: a policy is missing, unknown or set to a value it does not take.
     """
+    table = expand_history(table, where)
     missing = sorted(POLICIES.keys() - table.keys())
     unknown = sorted(table.keys() - POLICIES.keys())
     if missing or unknown:
@@ -313,7 +339,41 @@ def from_policy_table(name: str, table: dict[str, Any], where: str) -> RuleBook:
             where,
         )
     values = {key: policy_value(key, value, where) for key, value in table.items()}
-    return RuleBook(name, **values)
+    try:
+        return RuleBook(name, **values)
+    except DipsatError as err:
+        raise CaseFormatError(str(err), where) from None
+
+
+HISTORY = {
+    "kept": {"past_orders": "named-boards", "past_results": "kept", "past_retreats": "next-board"},
+    "rewritten": {
+        "past_orders": "shared-places",
+        "past_results": "rewritten",
+        "past_retreats": "pause",
+    },
+}
+"""`history`, the policy that earlier versions had in place of these three (saved games
+and rule-book files may still name it): J's value and O's."""
+
+
+def expand_history(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A table of policies with an earlier version's `history` read as the three policies
+    it stood for (a table that also sets one of them is refused).
+
+    Raises:
+        CaseFormatError: `history` has a value it did not take, or comes with those three.
+    """
+    if "history" not in table:
+        return dict(table)
+    rest = {k: v for k, v in table.items() if k != "history"}
+    value = table["history"]
+    if not isinstance(value, str) or value not in HISTORY:
+        raise CaseFormatError(f"history: expected kept or rewritten, found {value!r:.60}", where)
+    both = sorted(rest.keys() & HISTORY[value].keys())
+    if both:
+        raise CaseFormatError(f"history stands for {', '.join(HISTORY[value])}: set those", where)
+    return {**rest, **HISTORY[value]}
 
 
 def is_edition(book: RuleBook) -> bool:
