@@ -129,3 +129,17 @@ def test_a_saved_multiverse_game_shows_records_and_pending_orders():
     orders = {g.get("data-order"): classes(g) for g in groups(root, "order")}
     assert {"move", "succeeds", "earlier"} <= orders["A a-Munich@0 - a-Burgundy@0"]
     assert {"move", "pending"} <= orders["A a-Paris@1 - a-Picardy@1"]
+
+
+def test_a_paused_step_draws_where_the_waiting_unit_may_go_on_its_whole_board():
+    """MV.O.1: the joint turn of O's step holds only the places it adjudicated again, so it
+    would offer Bohemia and Vienna to the army dislodged on a@0; on the whole board Bohemia
+    is left empty by a recorded standoff and Vienna is held. The picture offers neither."""
+    (case,) = [c for c in all_cases() if c.id == "MV.O.1"]
+    done = case.game().step([o.given for o in case.blocks[0].orders], rule_book(case.edition))
+    assert done.after.pause is not None
+    (joint,) = done.resolution.dislodged
+    (drawn,) = step_drawing(done)[1]
+    places = lambda r: sorted(o.province.province for o in r.options)  # noqa: E731
+    assert {"boh", "vie"} <= set(places(joint))
+    assert places(drawn) == ["pie", "tri", "ven"]

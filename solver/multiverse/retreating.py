@@ -17,10 +17,13 @@ from .rewritten import Results, retreat_position
 from .state import BoardKey, Multiverse, Spot, on_board, spot
 
 
-def retreat_options(mv: Multiverse, rules: RuleBook) -> dict[Unit, tuple[Location, ...]]:
-    """Each unit owing a retreat, with the places on its board it may retreat to."""
+def retreat_options(
+    mv: Multiverse, rules: RuleBook, paused: bool = False
+) -> dict[Unit, tuple[Location, ...]]:
+    """Each unit owing a retreat (with `paused`, only those waiting in a retreat pause),
+    with the places on its board it may retreat to."""
     found: dict[Unit, tuple[Location, ...]] = {}
-    for key, position, waiting in _owing(mv):
+    for key, position, waiting in _owing(mv, paused):
         for d in waiting:
             options = retreating(position, d, rules).options
             unit = Unit(on_board(d.unit.location, key), d.unit.type, d.unit.power)
@@ -34,14 +37,16 @@ def standoffs(mv: Multiverse) -> tuple[Spot, ...]:
     return tuple(sorted(set(found)))
 
 
-def _owing(mv: Multiverse) -> list[tuple[BoardKey, Position, list[DislodgedUnit]]]:
+def _owing(
+    mv: Multiverse, paused: bool = False
+) -> list[tuple[BoardKey, Position, list[DislodgedUnit]]]:
     """Where units owe retreats: each board they are ordered on (a head in its retreat
     phase, or in a pause the board they were dislodged on), the position they retreat
-    from, and the units."""
+    from, and the units (with `paused`, only those of a pause)."""
     owing: list[tuple[BoardKey, Position, list[DislodgedUnit]]] = []
     pause = mv.pause.waiting if mv.pause is not None else ()
     held = {h.key for k, d in pause if (h := mv.holder(k, d)) is not None}
-    for head in mv.heads().values():
+    for head in mv.heads().values() if not paused else ():
         if head.position.phase.kind is PhaseKind.RETREAT and head.key not in held:
             owing.append((head.key, head.position, list(head.position.dislodged)))
     if pause:

@@ -329,6 +329,9 @@ class MultiverseStep:
     forks: tuple[Fork, ...]
     after: Multiverse
     resolution: Resolution | None = None
+    waiting: tuple[tuple[Unit, tuple[Location, ...]], ...] = ()  # in a retreat pause after
+    # the step, each waiting unit with where it may go on its whole board (the joint turn
+    # sees only the places it adjudicated again)
 
     @property
     def movement(self) -> Resolution | None:

@@ -60,6 +60,7 @@ from ..values.rules import (
 )
 from . import rewritten
 from .pause import held_retreats
+from .retreating import retreat_options
 from .rewritten import same_contents
 from .spacetime import Reach, spacetime_board
 from .state import (
@@ -105,10 +106,13 @@ def step(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _step(mv, orders, rules, config)
+        done = _step(mv, orders, rules, config)
     finally:
         if paused:
             gc.enable()
+    if done.after.pause is None or done.after.won is not None:
+        return done
+    return replace(done, waiting=tuple(retreat_options(done.after, rules, paused=True).items()))
 
 
 def _step(

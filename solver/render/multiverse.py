@@ -64,7 +64,8 @@ class Drawn:
 
 def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
     """The orders of a step's multiverse (records, revised outcomes, the step's own orders)
-    and the retreat options it opened."""
+    and the retreat options it opened (for a unit waiting in a retreat pause, those on its
+    whole board)."""
     revised = {str(o.given): o for o in done.revised}
     now: dict[str, list[Outcome]] = {}  # an order given twice has two outcomes, in turn
     for o in done.outcomes:
@@ -83,7 +84,11 @@ def step_drawing(done: MultiverseStep) -> tuple[list[Drawn], list[Retreating]]:
                 drawn.append(Drawn(given, outcome, "earlier"))
     recorded = {id(d.outcome) for d in drawn}
     drawn += [Drawn(o.given, o, "current") for o in done.outcomes if id(o) not in recorded]
-    retreating = list(done.resolution.dislodged) if done.resolution is not None else []
+    options = dict(done.waiting)  # a pause's units: where they may go on their whole boards
+    retreating = [
+        replace(r, options=options.get(r.unit, r.options))
+        for r in (done.resolution.dislodged if done.resolution is not None else ())
+    ]
     return drawn, retreating
 
 
