@@ -325,6 +325,9 @@ def test_a_pause_held_by_boards_made_already_round_trips_and_steps_on(tmp_path):
     mine, theirs = again.multiverse.step(retreat, rules), mv.step(retreat, rules)
     assert mine.after == theirs.after and mine.after.pause is None
     assert [o.result for o in mine.outcomes] == ["succeeds"]
+    on_the_fork = [parse_given("Austria: A b-Tyrolia@1 - b-Bohemia@1", standard())]
+    (refused,) = mv.step(on_the_fork, rules).outcomes
+    assert refused.result == "illegal" and "where it was dislodged: a-Tyrolia@0" in str(refused)
 
 
 def test_a_rule_book_saved_with_an_earlier_history_policy_reads_as_its_three(paused, tmp_path):

@@ -42,6 +42,7 @@ from .state import (
     _plain,
     board_name,
     board_of,
+    on_board,
     own_orders,
 )
 
@@ -64,6 +65,13 @@ def sort_orders(mv: Multiverse, givens: Sequence[Given]) -> PauseOrders:
     waiting: dict[tuple[int | None, int | None, str], tuple[BoardKey, DislodgedUnit]] = {
         (k[0], k[1], d.unit.province): (k, d) for k, d in mv.pause.waiting
     }
+    held: dict[tuple[int | None, int | None, str], str] = {}  # a waiting unit where a board
+    # made already holds it: the place to order it from
+    for key, d in mv.pause.waiting:
+        holder = mv.holder(key, d)
+        if holder is not None:
+            place = on_board(d.unit.location, key)
+            held[(*holder.key, d.unit.province)] = mv.names.location_name(place)
     orders = list(givens)
     found = PauseOrders(orders, {}, {}, [None] * len(givens))
     for i, given in enumerate(givens):
@@ -72,9 +80,15 @@ def sort_orders(mv: Multiverse, givens: Sequence[Given]) -> PauseOrders:
             order = Retreat(order.unit, order.dest)
             orders[i] = replace(given, order=order)
         here = order.unit.place if isinstance(order, Retreat | Disband) else None
-        entry = waiting.get((here.timeline, here.turn, here.province)) if here else None
+        at = (here.timeline, here.turn, here.province) if here is not None else None
+        entry = waiting.get(at) if at is not None else None
         if entry is None:
-            reason = Illegal.because(Illegality.RETREATS_FIRST)
+            elsewhere = held.get(at) if at is not None else None
+            reason = (
+                Illegal.because(Illegality.RETREAT_WHERE_DISLODGED, elsewhere)
+                if elsewhere
+                else Illegal.because(Illegality.RETREATS_FIRST)
+            )
             found.outcomes[i] = Outcome(given, Result.ILLEGAL, reason=reason)
             continue
         key, dislodged = entry

@@ -103,6 +103,7 @@ class Illegality(enum.StrEnum):
     NOTHING_OWED = "nothing-owed"
     RETREAT_OFF_BOARD = "retreat-off-board"
     RETREATS_FIRST = "retreats-first"
+    RETREAT_WHERE_DISLODGED = "retreat-where-dislodged"
     GAME_OVER = "game-over"
 
     @property
@@ -175,6 +176,8 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.NOTHING_OWED: "{} owes no retreat or adjustment phase",
     Illegality.RETREAT_OFF_BOARD: "a retreat stays on its own board, {}: it cannot go to {}",
     Illegality.RETREATS_FIRST: "units dislodged in the multiverse retreat first: only retreats",
+    Illegality.RETREAT_WHERE_DISLODGED: "in a retreat pause a unit is ordered where it was "
+    "dislodged: {}",
     Illegality.GAME_OVER: "{} has won: the game is over",
 }
 _INVALID: dict[Invalidity, str] = {
