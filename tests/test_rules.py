@@ -22,9 +22,10 @@ DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
 
 
-@pytest.mark.parametrize("edition", [e for e in EDITIONS if e != "2025"])
+@pytest.mark.parametrize("edition", [e for e in [*EDITIONS, "godip", "mila"] if e != "2025"])
 def test_every_datc_case_passes_under_every_edition(edition):
-    failures = [f for case in DATC for f in run_case(case, EDITIONS[edition]).failures]
+    """Each edition, and each engine's preset, with the overrides the cases give it."""
+    failures = [f for case in DATC for f in run_case(case, RULE_BOOKS[edition]).failures]
     assert not failures, "\n".join(
         f"{f.case}: {f.order}: {f.expected} / {f.got}" for f in failures[:20]
     )
@@ -110,7 +111,7 @@ def test_the_named_rule_books_cannot_be_changed():
     for named in (EDITIONS, RULE_BOOKS):
         with pytest.raises(TypeError):
             named["2025"] = RuleBook("mine")  # type: ignore[index]
-    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 4
+    assert RULE_BOOKS["2025"].name == "2025" and len(RULE_BOOKS) == len(EDITIONS) + 6
 
 
 def test_a_rule_book_made_in_code_reads_an_option_s_name_as_the_option():

@@ -679,6 +679,9 @@ TOP = 'name = "standard"'
             "home",
             "also a home centre of Austria",
         ),
+        (TEXT.replace('lyo = "gol"', 'lyx = "gol"'), "[codes.godip]", "lyx", "no province"),
+        (TEXT.replace('lyo = "gol"', 'lyo = "G-L"'), "[codes.godip]", "lyo", "lower-case code"),
+        (TEXT.replace('lyo = "gol"', 'lyo = "mun"'), "[codes.godip]", "lyo", "two provinces"),
     ],
     ids=[
         "victory-beyond-the-centres",
@@ -693,6 +696,9 @@ TOP = 'name = "standard"'
         "two-start-units-in-one-province",
         "home-centre-not-a-centre",
         "home-centre-of-two-powers",
+        "code-set-unknown-province",
+        "code-set-bad-code",
+        "code-set-code-taken",
     ],
 )
 def test_a_fault_names_the_file_and_line_of_its_key(

@@ -30,6 +30,7 @@ class Board:
         "_province_graph",
         "builds",
         "centres",
+        "codes",
         "drawing",
         "name",
         "name_index",
@@ -49,6 +50,7 @@ class Board:
     start_year: int
     drawing: Path | None
     origin: Path | None
+    codes: Mapping[str, Mapping[str, str]]  # code set -> province -> its code there
     name_index: Mapping[tuple[str, ...], frozenset[str]]
     _powers: Mapping[str, Power]
     _power_index: Mapping[tuple[str, ...], str]
@@ -71,13 +73,15 @@ class Board:
         start_year: int = 1901,
         drawing: Path | None = None,
         origin: Path | None = None,
+        codes: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         """Build from checked data; use :func:`topology.load_board` rather than this.
 
         ``victory`` is the number of centres that wins (by default more than half of
         them), ``builds`` where a power may build, ``start_year`` the year of the opening
-        ``drawing`` the layout file that places the board's provinces in a picture, and
-        ``origin`` the map file it was read from.
+        ``drawing`` the layout file that places the board's provinces in a picture,
+        ``origin`` the map file it was read from, and ``codes`` other engines' province
+        codes where they differ from the board's (``{"godip": {"lyo": "gol"}}``).
         """
         by_code = {p.code: p for p in sorted(provinces, key=lambda p: p.code)}
         by_power = {p.name: p for p in sorted(powers, key=lambda p: p.name)}
@@ -127,6 +131,11 @@ class Board:
         _set(self, "origin", origin)
         _set(
             self,
+            "codes",
+            MappingProxyType({k: MappingProxyType(dict(v)) for k, v in (codes or {}).items()}),
+        )
+        _set(
+            self,
             "name_index",
             MappingProxyType({k: frozenset(v) for k, v in sorted(index.items())}),
         )
@@ -159,6 +168,11 @@ class Board:
             return self.provinces[code]
         except KeyError:
             raise UnknownNameError(code) from None
+
+    def code_in(self, code_set: str, province: str) -> str:
+        """A province's code in another engine's code set (``"godip"``): the map file's
+        ``[codes.godip]`` entry, or the board's own code where it gives none."""
+        return self.codes.get(code_set, {}).get(province, self.province(province).code)
 
     def home_centres(self, power: str) -> tuple[str, ...]:
         """Codes of ``power``'s home centres, sorted; ``power`` may be any of its names."""

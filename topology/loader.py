@@ -30,7 +30,16 @@ STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 """The standard map shipped with the package."""
 
 _CODE = re.compile(r"[a-z][a-z0-9]*")
-_TOP_KEYS = {"name", "powers", "province", "victory", "builds", "start_year", "drawing"}
+_TOP_KEYS = {
+    "name",
+    "powers",
+    "province",
+    "victory",
+    "builds",
+    "start_year",
+    "drawing",
+    "codes",
+}
 _POWER_KEYS = {"adjective", "home"}
 _POWER_OPTIONAL = {"aliases", "start"}
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -139,6 +148,8 @@ class _Builder:
             table = ("province", str(self.numbers.get(code, 0)))
         elif where.startswith("power "):
             table = ("powers", where.removeprefix("power ").strip("'"))
+        elif where.startswith("codes."):
+            table = ("codes", where.removeprefix("codes."))
         else:
             table = ()
         line = self.lines.line(table, key)
@@ -190,6 +201,7 @@ class _Builder:
             start_year=self.number("start_year", 1, None, 1901) or 1901,
             drawing=self.drawing(),
             origin=self.path.resolve(),
+            codes=self.codes(tables),
         )
 
     def number(self, key: str, low: int, high: int | None, default: int | None) -> int | None:
@@ -216,6 +228,28 @@ class _Builder:
             raise self.fail(
                 "top level", f"`builds` must be one of {kinds}, got {value!r}", "builds"
             ) from None
+
+    def codes(self, tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
+        """Other engines' province codes where they differ from ``code``: ``[codes.godip]``,
+        each key a province of the board and each value that engine's code, unique."""
+        raw = self.raw.get("codes", {})
+        if not isinstance(raw, dict) or not all(isinstance(t, dict) for t in raw.values()):
+            raise self.fail("top level", "`codes` must hold tables such as [codes.godip]", "codes")
+        found: dict[str, dict[str, str]] = {}
+        for name, table in raw.items():
+            where = f"codes.{name}"
+            for code, other in table.items():
+                if code not in tables:
+                    raise self.fail(where, f"{code!r} is no province of the board", code)
+                if not isinstance(other, str) or not _CODE.fullmatch(other):
+                    raise self.fail(where, f"expected a lower-case code, got {other!r}", code)
+            theirs = {c: table.get(c, c) for c in tables}
+            twice = sorted(c for c in set(theirs.values()) if list(theirs.values()).count(c) > 1)
+            if twice:
+                key = next(k for k, v in table.items() if v == twice[0])
+                raise self.fail(where, f"code {twice[0]!r} would name two provinces", key)
+            found[name] = dict(table)
+        return found
 
     def drawing(self) -> Path | None:
         """The layout file named by ``drawing``, relative to the map file."""

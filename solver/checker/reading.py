@@ -39,6 +39,7 @@ from ..values.rules import (
     SeveralOrders,
     SupportCoast,
     UnreachableCoast,
+    ViaFallback,
     WrongCoast,
 )
 from .routes import Seas, fleets_at_sea
@@ -68,6 +69,7 @@ class Reading:
     by_convoy: bool = False  # 4.A.3: the move goes by convoy, not over land
     reachable: bool = True  # 6.B.11: False when possible only from the coast it names
     fallback: bool = False  # 4.A.3 (1971): a swap by convoy if the convoy works, else by land
+    land: bool = False  # a move the army could also make over land (to an adjacent province)
 
     @property
     def order(self) -> Order:
@@ -90,7 +92,7 @@ def read_orders(position: Position, orders: Sequence[Given], rules: RuleBook) ->
     reader = _Reader(position, rules)
     readings = [reader.read(i, given) for i, given in enumerate(orders)]
     in_force = orders_in_force(readings, rules)
-    in_force = {p: convoy_policy(r, in_force, rules) for p, r in in_force.items()}
+    in_force = {p: convoy_policy(r, in_force, rules, reader.seas) for p, r in in_force.items()}
     misfits = {p: misfit(r, in_force, reader.seas) for p, r in in_force.items()}
     in_force = {
         p: r.refused(Verdict.INVALID, why) if (why := misfits[p]) else r
@@ -246,10 +248,14 @@ class _Reader:
             and adjacent
             and not self.seas.chain_exists(unit.province, dest, self.fleets)
         ):
+            if self.rules.via_fallback is ViaFallback.LAND:  # over land, as if not written
+                return replace(reading, dest=dest, coast=way.coast)
             return reading.refused(Verdict.ILLEGAL, "via convoy, but no fleets could convoy")
         # 4.A.3: "via convoy" to an adjacent province means nothing in 1971
         via = order.via_convoy and self.rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET
-        return replace(reading, dest=dest, coast=way.coast, by_convoy=way.convoy_only or via)
+        return replace(
+            reading, dest=dest, coast=way.coast, by_convoy=way.convoy_only or via, land=adjacent
+        )
 
     def other_coast_way(self, order: Move, unit: Unit, dest: str) -> Way | None:
         """6.B.11: the way of a fleet from the coast its order names, when it stands on
@@ -329,14 +335,18 @@ class _Reader:
 
 # -- 2. the order in force (DATC 4.D.3) -------------------------------------------------------
 def orders_in_force(readings: list[Reading], rules: RuleBook) -> dict[str, Reading]:
-    """Each ordered unit's order in force: its first legal order (4.D.3); the later ones
-    become illegal, and so does the first under `several_orders = none` (the unit holds)."""
+    """Each ordered unit's order in force: its first legal order (4.D.3; its last under
+    `several_orders = last`); the others become illegal, and so does the first under
+    `several_orders = none` (the unit holds)."""
     legal: dict[str, list[Reading]] = {}
     for reading in readings:
         if reading.verdict is not Verdict.ILLEGAL and reading.unit is not None:
             legal.setdefault(reading.unit.province, []).append(reading)
     in_force = {}
-    for province, (first, *later) in legal.items():
+    for province, found in legal.items():
+        if rules.several_orders is SeveralOrders.LAST:  # a later order replaces an earlier
+            found = found[::-1]
+        first, *later = found
         for extra in later:
             readings[extra.index] = extra.refused(Verdict.ILLEGAL, "4.D.3: the unit has an order")
         if later and rules.several_orders is SeveralOrders.NONE:
@@ -358,26 +368,43 @@ def convoying_fleets(in_force: Mapping[str, Reading], army: str, dest: str) -> l
     ]
 
 
-def convoy_policy(reading: Reading, in_force: Mapping[str, Reading], rules: RuleBook) -> Reading:
+def convoy_policy(
+    reading: Reading, in_force: Mapping[str, Reading], rules: RuleBook, seas: Seas
+) -> Reading:
     """4.A.3: an army ordered to an adjacent province that a fleet convoys goes by convoy
-    when the fleet is its own power's (2025); in 1971 it swaps places by convoy with the
-    unit coming the other way, if that convoy works (else it goes over land)."""
+    when the fleet is its own power's (2025; with `intent_fallback`, over land if that
+    convoy fails); in 1971 it swaps places by convoy with the unit coming the other way, if
+    that convoy works (else it goes over land). With `via_fallback`, an army ordered "via
+    convoy" to an adjacent province that no chain of fleets is ordered to carry goes over
+    land."""
     unit = reading.unit
     if (
         not isinstance(reading.order, Move)
         or unit is None
         or unit.type is not UnitType.ARMY
-        or reading.by_convoy
         or reading.dest is None
     ):
         return reading
     fleets = convoying_fleets(in_force, unit.province, reading.dest)
+    if reading.by_convoy:
+        ordered = frozenset(f.unit.province for f in fleets if f.unit is not None)
+        if (
+            rules.via_fallback is not ViaFallback.NONE
+            and reading.land
+            and not seas.chain_exists(unit.province, reading.dest, ordered)
+        ):
+            return replace(reading, by_convoy=False)  # "via convoy" dropped
+        return reading
     if not fleets:
         return reading
     policy = rules.convoy_to_adjacent
     if policy is ConvoyToAdjacent.OWN_FLEET_OR_VIA:
         if any(f.unit is not None and f.unit.power == unit.power for f in fleets):
-            return replace(reading, by_convoy=True)
+            return (
+                replace(reading, fallback=True)
+                if rules.intent_fallback
+                else replace(reading, by_convoy=True)
+            )
     elif policy is ConvoyToAdjacent.ANY_FLEET and swaps(reading, in_force):
         return replace(reading, fallback=True)
     return reading

@@ -14,7 +14,13 @@ from ..values.orders import Build, Disband, Given, Waive
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
 from ..values.position import PhaseKind, Position, Unit
 from ..values.resolution import AdjustmentResolution
-from ..values.rules import DATC_2025, CivilDisorder, RuleBook
+from ..values.rules import (
+    DATC_2025,
+    CivilDisorder,
+    CivilDisorderSteps,
+    CivilDisorderTies,
+    RuleBook,
+)
 
 
 def adjudicate_adjustments(
@@ -136,30 +142,42 @@ def _judge(
 def civil_disorder(
     position: Position, power: str, units: Sequence[Unit], rules: RuleBook = DATC_2025
 ) -> list[Unit]:
-    """The power's units in the order civil disorder removes them: farthest first, fleets
-    before armies, then alphabetically by English province name (DATC 4.D.8)."""
+    """The power's units in the order civil disorder removes them (DATC 4.D.8): farthest
+    first from the centres `civil_disorder` names, counted as `civil_disorder_steps` says;
+    at equal distance fleets before armies, then by `civil_disorder_ties`."""
     board = position.map
     if rules.civil_disorder is CivilDisorder.OWNED_CENTRES:
-        sources = owned_centres(position, power)
-        distance = board.distances_to(sources) if sources else {}
-        far = {u: distance.get(u.province, float("inf")) for u in units}
+        sources = set(owned_centres(position, power))
     else:
-        far = {u: _home_distance(board, power, u) for u in units}
+        sources = set(board.home_centres(power))
+    by_fleet_moves = rules.civil_disorder_steps is CivilDisorderSteps.UNIT_MOVES
+    any_border = board.distances_to(sources) if sources else {}
+    far = {
+        u: _fleet_distance(board, sources, u)
+        if by_fleet_moves and u.type is UnitType.FLEET
+        else any_border.get(u.province, float("inf"))
+        for u in units
+    }
+
+    def tie(unit: Unit) -> str:
+        if rules.civil_disorder_ties is CivilDisorderTies.NAME:
+            return board.province(unit.province).name
+        if rules.civil_disorder_ties is CivilDisorderTies.CODE:
+            return unit.province
+        code = board.code_in("godip", unit.province)
+        coast = unit.location.coast if unit.type is UnitType.FLEET else None
+        return f"{code}/{coast}" if coast else code
 
     def key(unit: Unit) -> tuple[float, bool, str]:
-        return (-far[unit], unit.type is not UnitType.FLEET, board.province(unit.province).name)
+        return (-far[unit], unit.type is not UnitType.FLEET, tie(unit))
 
     return sorted(units, key=key)
 
 
-def _home_distance(board: Board, power: str, unit: Unit) -> float:
-    """1971/1982 reading: steps to the nearest home centre; a fleet counts fleet moves only,
-    an army may also count steps across the sea."""
-    homes = set(board.home_centres(power))
-    if unit.type is UnitType.ARMY:
-        return board.distances_to(homes).get(unit.province, float("inf"))
+def _fleet_distance(board: Board, sources: set[str], unit: Unit) -> float:
+    """Fleet moves from the fleet's place (its coast) to the nearest of the provinces."""
     graph = board.fleet_graph()
-    targets = [n for n in graph if Location.parse(n).province in homes]
+    targets = [n for n in graph if Location.parse(n).province in sources]
     if not targets:
         return float("inf")
     lengths = nx.multi_source_dijkstra_path_length(graph, targets)

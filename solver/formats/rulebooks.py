@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CaseFormatError, DipsatError
-from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, expand_history, policy_value
+from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value, upgraded
 
 
 def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
@@ -86,7 +86,7 @@ def load_rule_book(path: Path) -> RuleBook:
             raise CaseFormatError(f"policy {policy_name} is set twice", where)
         spelled[policy_name] = value
     changes = {}
-    for key, value in expand_history(spelled, where).items():
+    for key, value in upgraded(spelled, where).items():
         policy = POLICIES.get(key)
         if policy is None:
             raise CaseFormatError(

@@ -36,6 +36,7 @@ from ..values.rules import (
     SeveralOrders,
     SupportCoast,
     UnreachableCoast,
+    ViaFallback,
     WrongCoast,
 )
 from .routes import has_route, minimal_routes
@@ -281,7 +282,9 @@ class _Judge:
             and not needs_convoy
             and not has_route(board, unit.province, dest, _fleets(position))
         ):
-            return _illegal(index, given, unit, Illegality.NO_CONVOY_ROUTE, _name(board, dest))
+            if rules.via_fallback is not ViaFallback.LAND:
+                return _illegal(index, given, unit, Illegality.NO_CONVOY_ROUTE, _name(board, dest))
+            return CheckedMove(index, given, unit, Status.ACTIVE, dest=settled)  # over land
         # in 1971 "via convoy" means nothing for an adjacent province
         via = order.via_convoy and rules.convoy_to_adjacent is not ConvoyToAdjacent.ANY_FLEET
         return CheckedMove(
@@ -401,7 +404,7 @@ def analyse(
     judged = [judge(i, g) for i, g in enumerate(givens)]
     in_force = _in_force(position, judged, rules)
     convoys = _convoy_index(in_force)
-    _by_convoy(in_force, convoys, rules)
+    _by_convoy(position.board, in_force, convoys, rules)
     _validity(position, in_force, convoys)
     for checked in in_force.values():
         if checked is not None:
@@ -414,17 +417,19 @@ def _in_force(
     position: Position, judged: list[Checked], rules: RuleBook
 ) -> dict[str, Checked | None]:
     """Each unit's order in force, by the unit's province: the first legal one (DATC
-    4.D.3); later ones become illegal in `judged`, and under `several_orders = none` the
-    first too."""
+    4.D.3; the last under `several_orders = last`); the others become illegal in `judged`,
+    and under `several_orders = none` the first too."""
     in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
     several: list[Unit] = []
-    for i, checked in enumerate(judged):
+    last = rules.several_orders is SeveralOrders.LAST  # a later order replaces an earlier
+    for i in reversed(range(len(judged))) if last else range(len(judged)):
+        checked = judged[i]
         if checked.status is Status.ILLEGAL or checked.unit is None:
             continue
         if in_force[checked.unit.province] is not None:
             named = position.name(checked.unit)
-            reason = Illegal.because(Illegality.SECOND_ORDER, named)
-            judged[i] = replace(checked, status=Status.ILLEGAL, reason=reason)
+            why = Illegality.REPLACED_ORDER if last else Illegality.SECOND_ORDER
+            judged[i] = replace(checked, status=Status.ILLEGAL, reason=Illegal.because(why, named))
             if checked.unit not in several:
                 several.append(checked.unit)
             continue
@@ -440,13 +445,24 @@ def _in_force(
 
 
 def _by_convoy(
+    board: BoardView,
     in_force: dict[str, Checked | None],
     convoys: Mapping[tuple[str, str], list[Unit]],
     rules: RuleBook,
 ) -> None:
     """DATC 4.A.3: an army moving to an adjacent province goes by convoy when its order says
     "via convoy", and (2025) when its own power orders a fleet to convoy it, or (1971) when
-    any fleet does; then there is no land route to fall back on."""
+    any fleet does; then there is no land route to fall back on, unless `via_fallback`
+    gives one to a "via convoy" move no chain of fleets is ordered to carry, or
+    `intent_fallback` to an army its own fleet convoys when the convoy fails."""
+    if rules.via_fallback is not ViaFallback.NONE:
+        for p, checked in in_force.items():
+            if not isinstance(checked, CheckedMove) or not checked.by_convoy:
+                continue
+            dest = checked.dest.province
+            ordered = frozenset(f.province for f in convoys.get((p, dest), ()))
+            if board.army_adjacent(p, dest) and not has_route(board, p, dest, ordered):
+                in_force[p] = replace(checked, by_convoy=False)  # "via convoy" dropped
     if rules.convoy_to_adjacent is ConvoyToAdjacent.VIA_ONLY:
         return
     own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
@@ -458,7 +474,10 @@ def _by_convoy(
         if unit.type is not UnitType.ARMY or not fleets:
             continue
         if own_only and any(f.power == unit.power for f in fleets):
-            in_force[p] = replace(checked, by_convoy=True)
+            if rules.intent_fallback:  # by sea if the convoy works, else over land (MILA)
+                in_force[p] = replace(checked, fallback=True)
+            else:
+                in_force[p] = replace(checked, by_convoy=True)
         elif not own_only and _swaps(in_force, p, checked):
             # 1971, as the DATC recommends: the convoy is used when the unit at the
             # destination moves the opposite way and the convoy is not disrupted; otherwise

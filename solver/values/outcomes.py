@@ -84,6 +84,7 @@ class Illegality(enum.StrEnum):
     NOTHING_TO_CONVOY = "nothing-to-convoy"
     OFF_ROUTE = "off-route"
     SECOND_ORDER = "second-order"
+    REPLACED_ORDER = "replaced-order"
     SEVERAL_ORDERS = "several-orders"
     RETREAT_NOT_ALLOWED = "retreat-not-allowed"
     ALREADY_DISBANDED = "already-disbanded"
@@ -157,6 +158,7 @@ _ILLEGAL: dict[Illegality, str] = {
     Illegality.NOTHING_TO_CONVOY: "there is no army in {} to convoy",
     Illegality.OFF_ROUTE: "{} is on no convoy route from {} to {}",
     Illegality.SECOND_ORDER: "{} already has an order",
+    Illegality.REPLACED_ORDER: "a later order to {} replaces it",
     Illegality.SEVERAL_ORDERS: "{} has several orders",
     Illegality.RETREAT_NOT_ALLOWED: "{} cannot retreat to {}",
     Illegality.ALREADY_DISBANDED: "{} is already disbanded",

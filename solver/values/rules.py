@@ -2,8 +2,9 @@
 
 Named editions follow the DATC's account of each rulebook: `1971`, `1982`, `2000`, `2023`,
 `2025` (the DATC v3.2 preferences, the default) and `dptg`, plus `webdiplomacy` for the site
-the shared real games were played on.  A custom rule book is a small TOML file, read by
-`solver.formats.rulebooks`:
+the shipped real games were played on, `godip` and `mila` for those two engines, and `J`,
+`O`, `O-strict` for the two rule sets of 5D Diplomacy.  A custom rule book is a small TOML
+file, read by `solver.formats.rulebooks`:
 
     base = "2025"
     [policies]
@@ -56,6 +57,17 @@ class ConvoyToAdjacent(enum.Enum):
     VIA_ONLY = "via-only"  # only when its order says "via convoy" (DPTG, webDiplomacy)
 
 
+class ViaFallback(enum.Enum):
+    """4.A.3: an army ordered "via convoy" to an adjacent province that no chain of fleets
+    is ordered to convoy (the DATC: "it is ambiguous whether the land route is a fallback")."""
+
+    NONE = "none"  # it goes by convoy all the same and fails; illegal where no fleets stand
+    # that could carry it (2025)
+    LAND = "land"  # it moves over land, as if "via convoy" were not written (godip)
+    LAND_IF_CONVOYABLE = "land-if-convoyable"  # over land, but illegal (the army holds) where
+    # no fleets stand that could carry it (MILA)
+
+
 class DislodgedPrevent(enum.Enum):
     """4.A.7: does a dislodged unit still bounce others in its attacker's province?"""
 
@@ -89,14 +101,32 @@ class SeveralOrders(enum.Enum):
     """4.D.3: several orders to one unit."""
 
     FIRST = "first"  # the first (legal) order counts (2025)
+    LAST = "last"  # the last legal order counts (MILA: a later order replaces an earlier one)
     NONE = "none"  # the orders are illegal and the unit holds
 
 
 class CivilDisorder(enum.Enum):
-    """4.D.8: which units go when a power orders too few disbands."""
+    """4.D.8: which units go when a power orders too few disbands: the farthest from"""
 
-    OWNED_CENTRES = "owned-centres"  # 2023/2025: farthest from an owned centre, any border
-    HOME_CENTRES = "home-centres"  # 1971/1982: farthest from a home centre, fleets by sea
+    OWNED_CENTRES = "owned-centres"  # the nearest centre it owns (2023, 2025)
+    HOME_CENTRES = "home-centres"  # the nearest of its home centres (1971 to 2000, DPTG)
+
+
+class CivilDisorderSteps(enum.Enum):
+    """4.D.8: how a unit's distance from those centres is counted."""
+
+    ANY_BORDER = "any-border"  # every border, for an army and a fleet alike (2023, 2025;
+    # godip)
+    UNIT_MOVES = "unit-moves"  # a fleet counts its own moves, an army any border, seas
+    # included (1971 to 2000 as the DPTG and DATC v2 read them; MILA)
+
+
+class CivilDisorderTies(enum.Enum):
+    """4.D.8: among units equally far, fleets go before armies; then, in the order of"""
+
+    NAME = "name"  # the English province names (the rulebooks)
+    CODE = "code"  # the board's province codes (MILA's, on the standard board)
+    GODIP_CODE = "godip-code"  # godip's province codes, a fleet's coast included
 
 
 class StepScope(enum.Enum):
@@ -182,6 +212,9 @@ class RuleBook:
     convoy_cut: ConvoyCut = ConvoyCut.ALWAYS  # 4.A.2
     convoy_paradox: ConvoyParadox = ConvoyParadox.SZYKMAN  # 4.A.2
     convoy_to_adjacent: ConvoyToAdjacent = ConvoyToAdjacent.OWN_FLEET_OR_VIA  # 4.A.3
+    via_fallback: ViaFallback = ViaFallback.NONE  # 4.A.3
+    intent_fallback: bool = False  # 4.A.3: an army its own fleet convoys to an adjacent
+    # province (no "via convoy") goes over land when the convoy fails (MILA)
     brannan: bool = False  # 4.A.4: a convoyed attack comes from the last fleet
     retreat_to_convoy_origin: bool = True  # 4.A.5
     dislodged_prevent: DislodgedPrevent = DislodgedPrevent.UNLESS_HEAD_TO_HEAD  # 4.A.7
@@ -191,6 +224,8 @@ class RuleBook:
     wrong_coast: WrongCoast = WrongCoast.IGNORED  # 4.B.5, 4.B.6
     several_orders: SeveralOrders = SeveralOrders.FIRST  # 4.D.3
     civil_disorder: CivilDisorder = CivilDisorder.OWNED_CENTRES  # 4.D.8
+    civil_disorder_steps: CivilDisorderSteps = CivilDisorderSteps.ANY_BORDER  # 4.D.8
+    civil_disorder_ties: CivilDisorderTies = CivilDisorderTies.NAME  # 4.D.8
     multiverse_step: StepScope = StepScope.TURN
     repeat_fork: RepeatFork = RepeatFork.NEW_TIMELINE
     victory: Victory = Victory.ANY_HEAD
@@ -230,7 +265,10 @@ _KINDS: dict[str, Any] = {
 """Each policy's type: bool, or the enum of its options."""
 DATC_2025 = RuleBook("2025")
 _OLD = RuleBook(
-    "old", retreat_to_convoy_origin=False, civil_disorder=CivilDisorder.HOME_CENTRES
+    "old",
+    retreat_to_convoy_origin=False,
+    civil_disorder=CivilDisorder.HOME_CENTRES,
+    civil_disorder_steps=CivilDisorderSteps.UNIT_MOVES,
 )  # what the editions before 2023 share
 EDITIONS: Mapping[str, RuleBook] = MappingProxyType(
     {
@@ -262,7 +300,28 @@ WEBDIPLOMACY = RuleBook(
     "webdiplomacy",
     convoy_to_adjacent=ConvoyToAdjacent.VIA_ONLY,
     civil_disorder=CivilDisorder.HOME_CENTRES,
+    civil_disorder_steps=CivilDisorderSteps.UNIT_MOVES,
 )
+GODIP = RuleBook(
+    "godip",
+    via_fallback=ViaFallback.LAND,
+    civil_disorder=CivilDisorder.HOME_CENTRES,
+    civil_disorder_ties=CivilDisorderTies.GODIP_CODE,
+)
+"""godip (github.com/zond/godip), the engine of diplicity and other sites: docs/rules.md
+names the source of each choice."""
+MILA = RuleBook(
+    "mila",
+    via_fallback=ViaFallback.LAND_IF_CONVOYABLE,
+    intent_fallback=True,
+    several_orders=SeveralOrders.LAST,
+    civil_disorder=CivilDisorder.HOME_CENTRES,
+    civil_disorder_steps=CivilDisorderSteps.UNIT_MOVES,
+    civil_disorder_ties=CivilDisorderTies.CODE,
+)
+"""The MILA engine (the `diplomacy` package, 1.1.2): docs/rules.md names the source of each
+choice, and docs/crosscheck.md its bugs, which no policy reproduces."""
+ENGINES: Mapping[str, RuleBook] = MappingProxyType({"godip": GODIP, "mila": MILA})
 RULE_SET_J = replace(DATC_2025, name="J")
 """The MDATC author's 5D rule set: the multiverse defaults, on the 2025 rules."""
 RULE_SET_O = RuleBook(
@@ -291,7 +350,7 @@ MULTIVERSE_RULE_SETS: Mapping[str, RuleBook] = MappingProxyType(
     }
 )
 RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType(
-    {**EDITIONS, "webdiplomacy": WEBDIPLOMACY, **MULTIVERSE_RULE_SETS}
+    {**EDITIONS, "webdiplomacy": WEBDIPLOMACY, **ENGINES, **MULTIVERSE_RULE_SETS}
 )
 
 
@@ -329,7 +388,7 @@ def from_policy_table(name: str, table: dict[str, Any], where: str) -> RuleBook:
     Raises:
         CaseFormatError: a policy is missing, unknown or set to a value it does not take.
     """
-    table = expand_history(table, where)
+    table = upgraded(table, where, complete=True)
     missing = sorted(POLICIES.keys() - table.keys())
     unknown = sorted(table.keys() - POLICIES.keys())
     if missing or unknown:
@@ -355,25 +414,39 @@ HISTORY = {
 }
 """`history`, the policy that earlier versions had in place of these three (saved games
 and rule-book files may still name it): J's value and O's."""
+STEPS_OF = {"home-centres": "unit-moves", "owned-centres": "any-border"}
+"""How civil disorder counted from each kind of centre before the counting was a policy."""
+ADDED = {"via_fallback": "none", "intent_fallback": False, "civil_disorder_ties": "name"}
+"""Policies newer than some saved games: absent from a table, what every rule book did."""
 
 
-def expand_history(table: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """A table of policies with an earlier version's `history` read as the three policies
-    it stood for (a table that also sets one of them is refused).
+def upgraded(table: Mapping[str, Any], where: str, complete: bool = False) -> dict[str, Any]:
+    """A table of policies as this version reads what an earlier one wrote: `history` as
+    the three policies it stood for (a table that also sets one of them is refused), and
+    `civil_disorder` set without `civil_disorder_steps` counting as it then did, and (for
+    a `complete` table, as a saved game keeps) the policies added since (`ADDED`) at the
+    value every rule book had then.
 
     Raises:
         CaseFormatError: `history` has a value it did not take, or comes with those three.
     """
-    if "history" not in table:
-        return dict(table)
-    rest = {k: v for k, v in table.items() if k != "history"}
-    value = table["history"]
-    if not isinstance(value, str) or value not in HISTORY:
-        raise CaseFormatError(f"history: expected kept or rewritten, found {value!r:.60}", where)
-    both = sorted(rest.keys() & HISTORY[value].keys())
-    if both:
-        raise CaseFormatError(f"history stands for {', '.join(HISTORY[value])}: set those", where)
-    return {**rest, **HISTORY[value]}
+    found = dict(table)
+    if "history" in found:
+        value = found.pop("history")
+        if not isinstance(value, str) or value not in HISTORY:
+            raise CaseFormatError(
+                f"history: expected kept or rewritten, found {value!r:.60}", where
+            )
+        both = sorted(found.keys() & HISTORY[value].keys())
+        if both:
+            raise CaseFormatError(
+                f"history stands for {', '.join(HISTORY[value])}: set those", where
+            )
+        found.update(HISTORY[value])
+    centres = found.get("civil_disorder")
+    if "civil_disorder_steps" not in found and isinstance(centres, str) and centres in STEPS_OF:
+        found["civil_disorder_steps"] = STEPS_OF[centres]
+    return {**ADDED, **found} if complete else found
 
 
 def is_edition(book: RuleBook) -> bool:
