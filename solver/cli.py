@@ -35,8 +35,9 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 RULES_HELP = (
-    "rule book: an edition (1971 1982 2000 2023 2025 dptg), webdiplomacy, or a TOML file; "
-    "cases default to the edition they state, else 2025"
+    "rule book: an edition (1971 1982 2000 2023 2025 dptg), a site or engine (webdiplomacy, "
+    "godip, mila), a 5D rule set (J O O-strict), or a TOML file; cases default to the rule "
+    "book they state, else 2025"
 )
 RulesOption = Annotated[str | None, typer.Option("--rules", help=RULES_HELP)]
 VARIANT_HELP = (
@@ -472,18 +473,22 @@ def crosscheck(
             "for mila, a map MILA knows by that name",
         ),
     ] = "standard",
+    rules: RulesOption = "2025",
 ) -> None:
-    """Run another adjudicator side by side with dipsat and shrink each disagreement."""
+    """Run another adjudicator side by side with dipsat and shrink each disagreement.
+    Exits with status 1 when the engines disagree on a board (units, dislodgements,
+    retreat options), 0 when they agree or differ only in what they call a result."""
     from rich.progress import Progress
 
     from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
 
     try:
+        book = rule_book(rules or "2025")
         with Progress(console=err, disable=as_json) as bar:
             if source:
                 chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
-                summary = check_turns(against, chosen, timeout)
+                summary = check_turns(against, chosen, timeout, rules=book)
                 bar.update(task, completed=len(chosen))
             else:
                 task = bar.add_task(f"against {against}", total=turns)
@@ -496,28 +501,34 @@ def crosscheck(
                     timeout,
                     progress=lambda n: bar.advance(task, n),
                     board=board,
+                    rules=book,
                 )
     except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error
     written = write_cases(summary, Path(out)) if out else []
     if as_json:
-        print(json.dumps({**summary.as_json(), "written": [str(p) for p in written]}, indent=2))
-        return
-    table = Table(title=f"dipsat against {against}")
-    table.add_column("disagreement")
-    table.add_column("turns", justify="right")
-    for label, count in sorted(summary.classes.items()):
-        table.add_row(label, str(count))
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(table)
-    console.print(
-        f"{summary.turns} turns: {summary.agreed} agree, "
-        f"{sum(summary.classes.values())} disagree, {summary.skipped} skipped"
-    )
-    for path in written:
-        console.print(f"wrote {path}")
-    for line in summary.errors[:5]:
-        console.print(f"[dim]{line}[/]", markup=True)
+        data = {**summary.as_json(), "rules": book.name, "written": [str(p) for p in written]}
+        print(json.dumps(data, indent=2))
+    else:
+        table = Table(title=f"dipsat (rules {book.name}) against {against}")
+        table.add_column("disagreement")
+        table.add_column("board", justify="right")
+        table.add_column("label only", justify="right")
+        for label, count in sorted(summary.classes.items()):
+            table.add_row(label, str(summary.boards[label]), str(count - summary.boards[label]))
+        console = Console(highlight=False, soft_wrap=True)
+        console.print(table)
+        console.print(
+            f"{summary.turns} turns: {summary.agreed} agree, "
+            f"{sum(summary.classes.values())} disagree ({summary.board_disagreements} on the "
+            f"board, {summary.label_disagreements} in labels only), {summary.skipped} skipped"
+        )
+        for path in written:
+            console.print(f"wrote {path}")
+        for line in summary.errors[:5]:
+            console.print(f"[dim]{line}[/]", markup=True)
+    if summary.board_disagreements:
+        raise typer.Exit(1)
 
 
 game_app = typer.Typer(

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from conftest import DATA
+from conftest import DATA, dipsat
 
 from solver.formats.cases import read_cases
 from solver.judge.legality import Status, analyse
@@ -121,6 +121,46 @@ def test_a_wrong_adjudicator_is_caught_classified_and_shrunk(tmp_path):
     (case,) = read_cases(path)
     assert len(case.movement.orders) <= 4  # shrunk to the support and what cuts it
     assert run_case(case).passed  # the case holds dipsat's own resolution
+
+
+def test_board_and_label_disagreements_are_told_apart_and_set_the_exit_status(tmp_path):
+    """A label-only difference leaves exit status 0; one on the board makes it 1, and its
+    minimal case keeps the board difference (a shrink to a mere label would hide it)."""
+    labels = dipsat("crosscheck", "--against", BUGGY, "--turns", "40", "--seed", "4", "--json")
+    assert labels.returncode == 0, labels.stderr
+    data = json.loads(labels.stdout)
+    assert data["board_disagreements"] == 0 and data["label_disagreements"] > 0
+    assert all(v["board"] == 0 and v["label"] > 0 for v in data["by_class"].values())
+    out = tmp_path / "cases"
+    board = dipsat(
+        "crosscheck",
+        "--against",
+        f"{BUGGY} --board",
+        "--turns",
+        "40",
+        "--seed",
+        "4",
+        "--json",
+        "--out",
+        str(out),
+    )
+    assert board.returncode == 1, board.stderr
+    data = json.loads(board.stdout)
+    assert data["board_disagreements"] > 0
+    assert data["disagreements"] == data["board_disagreements"] + data["label_disagreements"]
+    kept = [p for p in sorted(out.glob("*.cases")) if "[board]" in p.read_text().splitlines()[0]]
+    assert kept and all("dislodged" in p.read_text() for p in kept)
+
+
+def test_crosscheck_adjudicates_under_the_rule_book_it_is_given():
+    """dipsat served behind the protocol plays 2025: under --rules 1971 our side differs."""
+    same = json.loads(dipsat("crosscheck", "--against", SELF, "--turns", "60", "--json").stdout)
+    other = dipsat("crosscheck", "--against", SELF, "--turns", "60", "--json", "--rules", "1971")
+    assert same["disagreements"] == 0 and same["rules"] == "2025"
+    assert (
+        json.loads(other.stdout)["disagreements"] > 0
+        and json.loads(other.stdout)["rules"] == "1971"
+    )
 
 
 def test_differences_name_the_first_differing_decision():

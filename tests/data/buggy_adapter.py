@@ -1,5 +1,7 @@
 """A deliberately wrong adjudicator for the cross-check tests: dipsat behind the protocol,
-except that it reports every support as given (it never cuts a support)."""
+except that it reports every support as given (it never cuts a support: the board is
+dipsat's, only the labels differ) and, with --board, forgets every dislodged unit (a board
+difference)."""
 
 import json
 import sys
@@ -15,4 +17,6 @@ for line in sys.stdin:
     for given in orders:
         if type(given.order).__name__.startswith("Support"):
             reply["results"][given.order.unit.place.province.upper()] = True
+    if "--board" in sys.argv:
+        reply["dislodged"] = {}
     print(json.dumps(reply), flush=True)

@@ -13,6 +13,7 @@ from topology import Board, variant
 from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
+from ...values.rules import DATC_2025, RuleBook
 from .compare import classify, differences
 from .engines import DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
@@ -24,8 +25,9 @@ class Summary:
     turns: int = 0
     agreed: int = 0
     skipped: int = 0
-    classes: Counter[str] = field(default_factory=Counter)
-    cases: dict[str, str] = field(default_factory=dict)  # class -> minimal case text
+    classes: Counter[str] = field(default_factory=Counter)  # class -> disagreements
+    boards: Counter[str] = field(default_factory=Counter)  # class -> those on the board
+    cases: dict[str, str] = field(default_factory=dict)  # class (kind) -> minimal case text
     errors: list[str] = field(default_factory=list)
 
     def merge(self, other: Summary) -> None:
@@ -33,20 +35,42 @@ class Summary:
         self.agreed += other.agreed
         self.skipped += other.skipped
         self.classes.update(other.classes)
+        self.boards.update(other.boards)
         for name, text in other.cases.items():
             self.cases.setdefault(name, text)
         self.errors += other.errors[: max(0, 20 - len(self.errors))]
+
+    @property
+    def board_disagreements(self) -> int:
+        """Disagreements on the board: units, dislodgements or retreat options."""
+        return sum(self.boards.values())
+
+    @property
+    def label_disagreements(self) -> int:
+        """Disagreements on what an order's result is called only, the board the same."""
+        return sum(self.classes.values()) - self.board_disagreements
 
     def as_json(self) -> dict[str, Any]:
         return {
             "turns": self.turns,
             "agreements": self.agreed,
             "disagreements": sum(self.classes.values()),
+            "board_disagreements": self.board_disagreements,
+            "label_disagreements": self.label_disagreements,
             "skipped": self.skipped,
-            "by_class": dict(sorted(self.classes.items())),
+            "by_class": {
+                name: {"board": self.boards[name], "label": count - self.boards[name]}
+                for name, count in sorted(self.classes.items())
+            },
             "cases": sorted(self.cases),
             "errors": self.errors,
         }
+
+
+def on_the_board(found: dict[str, tuple[Any, Any]]) -> bool:
+    """Does a disagreement reach the board (units, dislodgements, retreat options), or is
+    it only what some order's result is called?"""
+    return any(not key.startswith("result ") for key in found)
 
 
 def check_turns(
@@ -54,9 +78,11 @@ def check_turns(
     turns: Iterable[tuple[str, Position, list[Given]]],
     timeout: float = 10.0,
     shrink_cases: bool = True,
+    rules: RuleBook = DATC_2025,
 ) -> Summary:
-    """Run turns through dipsat and another engine; shrink the first case of each class."""
-    ours, theirs = DipsatEngine(), engine(against, timeout)
+    """Run turns through dipsat (under `rules`) and another engine; shrink the first case
+    of each class, and of each class the first that reaches the board."""
+    ours, theirs = DipsatEngine(rules), engine(against, timeout)
     summary = Summary()
     try:
         for name, position, orders in turns:
@@ -76,10 +102,13 @@ def check_turns(
             if not found:
                 summary.agreed += 1
                 continue
-            label = classify(position, orders, found)
+            label = classify(position, orders, found, rules)
+            board = on_the_board(found)
             summary.classes[label] += 1
-            if shrink_cases and label not in summary.cases:
-                summary.cases[label] = _minimal(name, label, position, orders, theirs, ours)
+            summary.boards[label] += board
+            kind = f"{label} [{'board' if board else 'label'}]"
+            if shrink_cases and kind not in summary.cases:
+                summary.cases[kind] = _minimal(name, label, board, position, orders, theirs, ours)
     finally:
         theirs.close()
     return summary
@@ -88,11 +117,15 @@ def check_turns(
 def _minimal(
     name: str,
     label: str,
+    board: bool,
     position: Position,
     orders: list[Given],
     theirs: DipsatEngine | ExternalEngine,
     ours: DipsatEngine,
 ) -> str:
+    """The turn shrunk while the engines still disagree in the same class, and on the board
+    if they did (else a board bug could shrink to a mere label)."""
+
     def disagrees(pos: Position, given: Sequence[Given]) -> bool:
         try:
             mine = ours.adjudicate(name, pos, given)
@@ -102,7 +135,9 @@ def _minimal(
         if "error" in other:
             return False
         found = differences(mine, other, _convoys(given))
-        return bool(found) and classify(pos, given, found) == label
+        if not found or (board and not on_the_board(found)):
+            return False
+        return classify(pos, given, found, ours.rules) == label
 
     small, small_orders = shrink(position, orders, disagrees)
     found = differences(
@@ -119,9 +154,10 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float, str]) -> Summary:
-    against, seed, start, stop, timeout, board = args
-    return check_turns(against, random_turns(seed, start, stop, variant(board)), timeout)
+def _chunk(args: tuple[str, int, int, int, float, str, RuleBook]) -> Summary:
+    against, seed, start, stop, timeout, board, rules = args
+    turns = random_turns(seed, start, stop, variant(board))
+    return check_turns(against, turns, timeout, rules=rules)
 
 
 def campaign(
@@ -134,12 +170,15 @@ def campaign(
     chunk: int = 250,
     progress: Callable[[int], None] | None = None,
     board: str = "standard",
+    rules: RuleBook = DATC_2025,
 ) -> Summary:
     """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
-    `topology.variant` reads it), spread over processes or a Dask cluster."""
+    `topology.variant` reads it), spread over processes or a Dask cluster, dipsat playing
+    under `rules`."""
     variant(board)  # a bad name fails here, not in every worker
     jobs = [
-        (against, seed, s, min(s + chunk, turns), timeout, board) for s in range(0, turns, chunk)
+        (against, seed, s, min(s + chunk, turns), timeout, board, rules)
+        for s in range(0, turns, chunk)
     ]
     total = Summary()
     if dask:
