@@ -21,7 +21,7 @@ from .tools.compare import compare
 from .tools.conformance import run
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
-from .tools.replay import KINDS
+from .tools.replay import KINDS, explaining
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
 
@@ -204,7 +204,8 @@ def replay(
         table.add_row("all", f"[bold]{report.matched}[/]", f"[bold]{report.mismatched}[/]")
         out.print(table)
         for m in report.mismatches:
-            out.print(f"[red]MISMATCH[/] {escape(m.file)}: {m.phase} -> {m.next}")
+            why = f" ({escape(m.cause)})" if m.cause else ""
+            out.print(f"[red]MISMATCH[/] {escape(m.file)}: {m.phase} -> {m.next}{why}")
             if m.note:
                 out.print(f"  {m.note}", markup=False)
             for aspect in m.expected:
@@ -215,6 +216,15 @@ def replay(
             f"{report.transitions} transitions: {report.matched} matched, "
             f"{report.mismatched} mismatched"
         )
+        if report.mismatched and (books := explaining(report, book, _board(board))):
+            cause = report.mismatches[0].cause
+            listed = ", ".join(books[:-1]) + (" or " if len(books) > 1 else "") + books[-1]
+            out.print(
+                f"{report.mismatched} mismatch(es), all {cause}: each matches under "
+                f"--rules {listed}. Was the game played under "
+                f"{'one of them' if len(books) > 1 else 'it'}?",
+                markup=False,
+            )
     if report.errors:
         raise typer.Exit(2)
     if report.mismatched:

@@ -147,18 +147,23 @@ def test_printed_orders_parse_back(order):
     assert parse_order(str(order), standard()) == order
 
 
-SHARED_DATC = DATA.parent.parent.parent / "shared" / "datc-raw" / "datc-v3.2"
-
-
-@pytest.mark.skipif(not SHARED_DATC.exists(), reason="the shared DATC v3.2 extraction is absent")
-def test_committed_order_lines_match_the_datc_document():
+def test_the_maintainers_check_of_the_datc_order_lines_finds_a_difference(tmp_path):
+    """tests/data/datc_orders_source.py compares the committed DATC order lines with an
+    extraction of the document (kept outside the project): here one made to agree, then
+    one with a line changed, which it names."""
     import json
+    import subprocess
+    import sys
 
-    cases = json.loads((SHARED_DATC / "datc_v3_2_cases.json").read_text(encoding="utf-8"))
-    source = [
-        f"{b['power']}: {o['order']}"
-        for c in cases["cases"]
-        for b in c["blocks"]
-        for o in b["orders"]
-    ]
-    assert order_lines("datc_v3_2_orders.txt") == source
+    lines = order_lines("datc_v3_2_orders.txt")
+    orders = [dict(zip(("power", "order"), line.split(": ", 1), strict=True)) for line in lines]
+    blocks = [{"power": o["power"], "orders": [{"order": o["order"]}]} for o in orders]
+    script = [sys.executable, str(DATA / "datc_orders_source.py")]
+    for changed, code in ((None, 0), (41, 1)):
+        if changed is not None:
+            blocks[changed]["orders"][0]["order"] = "A Nowhere Holds"
+        path = tmp_path / "cases.json"
+        path.write_text(json.dumps({"cases": [{"blocks": blocks}]}), encoding="utf-8")
+        done = subprocess.run([*script, str(path)], capture_output=True, text=True)
+        assert done.returncode == code, done.stderr
+    assert "order line 42: committed" in done.stderr

@@ -9,8 +9,8 @@ import pytest
 from conftest import DATA, dipsat
 
 from solver.formats.mila import read_game
-from solver.tools.replay import replay
-from solver.values.rules import DATC_2025, WEBDIPLOMACY
+from solver.tools.replay import explaining, replay
+from solver.values.rules import DATC_2025, RULE_BOOKS, WEBDIPLOMACY
 
 GAMES = DATA / "games"
 FIRST = GAMES / "game_433761_ENGLAND_AG.json"
@@ -72,6 +72,7 @@ def test_a_wrong_retreat_option_in_the_record_is_a_mismatch(tmp_path):
             "kind": "M",
             "expected": {"dislodged": ["RUSSIA: *F SWE -> BAL, BOT"]},
             "produced": {"dislodged": ["RUSSIA: *F SWE -> BAL, BOT, FIN"]},
+            "cause": "retreats: retreat options",
         }
     ]
     assert report.matched == report.transitions - 1
@@ -222,3 +223,45 @@ def test_a_retreat_phase_mila_skips_is_played_through(tmp_path):
     assert [p.name for p in read_game(path).phases] == ["S1901M", "F1901M"]
     report = replay([path], DATC_2025)
     assert (report.transitions, report.matched) == (1, 1), [m.as_json() for m in report.mismatches]
+
+
+def test_a_replay_whose_mismatches_are_one_policy_names_the_rule_books_that_explain_them():
+    """The ten real games under 2025: seven adjustment phases differ, all civil disorder
+    (webDiplomacy counts from home centres); the hint names the rule books under which
+    each of them matches, webdiplomacy among them, and no edition that counts as 2025."""
+    report = replay(sorted(GAMES.glob("*.json")), DATC_2025)
+    assert {m.cause for m in report.mismatches} == {"civil disorder"}
+    books = explaining(report, DATC_2025)
+    assert "webdiplomacy" in books and "2023" not in books
+    shown = dipsat("replay", *map(str, sorted(GAMES.glob("*.json"))))
+    assert shown.returncode == 1
+    assert f"{report.mismatched} mismatch(es), all civil disorder" in shown.stdout
+    assert "webdiplomacy" in shown.stdout.splitlines()[-1]
+
+
+def _mila_bugs() -> set[str]:
+    """The classes docs/crosscheck.md lists under "MILA's bugs": `class` in the table."""
+    page = (DATA.parent.parent / "docs" / "crosscheck.md").read_text(encoding="utf-8")
+    section = page.split("### MILA's bugs")[1].split("\n## ")[0].split("\n### ")[0]
+    return {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
+
+
+def test_random_games_mila_wrote_replay_under_mila_every_difference_a_named_bug():
+    """Games MILA's engine played and saved itself (tests/data/games/mila/generate.py, with
+    "via convoy", convoys, retreats and civil disorder): under --rules mila each transition
+    matches, or its cause is one of MILA's bugs docs/crosscheck.md names (a retreat phase
+    that cannot be rebuilt follows a movement phase that differed). Under 2025 many more
+    differ: the preset's policies are what MILA does."""
+    files = sorted((GAMES / "mila").glob("standard-*.json"))
+    report = replay(files, RULE_BOOKS["mila"])
+    assert not report.errors and report.games == 24
+    assert all(report.by_kind[k]["transitions"] > 0 for k in ("M", "R", "A"))
+    bugs = _mila_bugs()
+    assert bugs, "docs/crosscheck.md lists no MILA bug"
+    moved = {(m.file, m.phase) for m in report.mismatches if m.kind == "M"}
+    for m in report.mismatches:
+        if m.cause is None:
+            assert m.note and (m.file, m.phase[:-1] + "M") in moved, m.as_json()
+        else:
+            assert m.cause in bugs, m.as_json()
+    assert report.mismatched * 5 < replay(files, DATC_2025).mismatched

@@ -18,8 +18,9 @@ unit destroyed in the movement phase.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ from topology import Board
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
+from ..values.orders import Given
 from ..values.position import DislodgedUnit, PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution
-from ..values.rules import DATC_2025, RuleBook
+from ..values.rules import DATC_2025, RULE_BOOKS, RuleBook
+from .crosscheck.compare import name_of
 
 KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}
 
@@ -47,6 +50,7 @@ class Mismatch:
     expected: dict[str, list[str]]
     produced: dict[str, list[str]]
     note: str | None = None
+    cause: str | None = None  # what the difference comes from (`cause_of`)
 
     def as_json(self) -> dict[str, Any]:
         data = {
@@ -59,6 +63,8 @@ class Mismatch:
         }
         if self.note:
             data["note"] = self.note
+        if self.cause:
+            data["cause"] = self.cause
         return data
 
 
@@ -156,9 +162,85 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
             counts["matched"] += 1
             continue
         counts["mismatched"] += 1
+        cause = None
+        if position is not None and previous is not None:
+            cause = cause_of(position, here.orders, previous, expected, produced, rules)
         report.mismatches.append(
-            Mismatch(game.path, here.name, there.name, kind, expected, produced, note)
+            Mismatch(game.path, here.name, there.name, kind, expected, produced, note, cause)
         )
+
+
+def cause_of(
+    position: Position,
+    orders: Sequence[Given],
+    done: PhaseResolution,
+    expected: dict[str, list[str]],
+    produced: dict[str, list[str]],
+    rules: RuleBook,
+) -> str:
+    """What a mismatch comes from: in a movement phase the class of its first differing
+    decision, as `dipsat crosscheck` names it ("retreats: retreat options", "support:
+    supports an attack on its own power's unit", ...); in an adjustment phase "civil
+    disorder" when a power's units were removed for it, else "adjustments"; else
+    "retreats"."""
+    kind = position.phase.kind
+    if kind is PhaseKind.ADJUSTMENT:
+        differ = {line.split(":")[0] for a in ("units",) for line in expected.get(a, [])}
+        differ |= {line.split(":")[0] for line in produced.get("units", [])}
+        removed = {u.power.upper() for u in getattr(done, "civil_disorder", ())}
+        return "civil disorder" if differ & removed else "adjustments"
+    if kind is PhaseKind.RETREAT:
+        return "retreats"
+    found: dict[str, tuple[Any, Any]] = {}
+    ours = {_unit_of(line): line for line in produced.get("dislodged", [])}
+    theirs = {_unit_of(line): line for line in expected.get("dislodged", [])}
+    for unit in sorted(ours.keys() | theirs.keys()):
+        key = "retreats" if unit in ours and unit in theirs else "dislodged"
+        found[f"{key} {unit}"] = (ours.get(unit), theirs.get(unit))
+    if "units" in expected or "units" in produced:
+        found["units"] = (
+            [line.split(": ", 1)[1] for line in produced.get("units", [])],
+            [line.split(": ", 1)[1] for line in expected.get("units", [])],
+        )
+    if not found:
+        return "centres" if "centres" in expected or "centres" in produced else "phase"
+    return name_of(position, orders, found, rules)
+
+
+def _unit_of(line: str) -> str:
+    """'A SEV' from 'RUSSIA: *A SEV -> MOS, UKR'."""
+    return line.split(": ", 1)[1].split(" -> ")[0].lstrip("*")
+
+
+BOOKS = ("1971", "1982", "2000", "2023", "2025", "dptg", "webdiplomacy", "godip", "mila")
+"""The named rule books of the standard game a hint may point to."""
+
+
+def explaining(report: ReplayReport, rules: RuleBook, board: Board | None = None) -> list[str]:
+    """When every mismatch of a replay is a movement or adjustment transition of one cause,
+    the named rule books under which each of them matches (a hint at the rules a game was
+    played under); else none."""
+    causes = {m.cause for m in report.mismatches}
+    kinds = {m.kind for m in report.mismatches}
+    if len(causes) != 1 or None in causes or not kinds <= {"M", "A"}:
+        return []
+    games = {path: read_game(path, board) for path in sorted({m.file for m in report.mismatches})}
+    found = []
+    for name in BOOKS:
+        if name == rules.name:
+            continue
+        other = RULE_BOOKS[name]
+        for m in report.mismatches:
+            phases = games[m.file].phases
+            here, there = next((a, b) for a, b in pairwise(phases) if a.name == m.phase)
+            done = advance(here.position(), here.orders, other)
+            after = _through_empty_retreats(done, there, other)
+            with_phase = there.phase is not None
+            if any(there.snapshot.compare(snapshot(after, other), with_phase=with_phase)):
+                break
+        else:
+            found.append(name)
+    return found
 
 
 def _through_empty_retreats(

@@ -14,7 +14,7 @@ from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
-from .compare import classify, differences
+from .compare import differences, name_of, on_the_board
 from .engines import DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
@@ -67,12 +67,6 @@ class Summary:
         }
 
 
-def on_the_board(found: dict[str, tuple[Any, Any]]) -> bool:
-    """Does a disagreement reach the board (units, dislodgements, retreat options), or is
-    it only what some order's result is called?"""
-    return any(not key.startswith("result ") for key in found)
-
-
 def check_turns(
     against: str,
     turns: Iterable[tuple[str, Position, list[Given]]],
@@ -102,7 +96,7 @@ def check_turns(
             if not found:
                 summary.agreed += 1
                 continue
-            label = classify(position, orders, found, rules)
+            label = name_of(position, orders, found, rules)
             board = on_the_board(found)
             summary.classes[label] += 1
             summary.boards[label] += board
@@ -137,13 +131,13 @@ def _minimal(
         found = differences(mine, other, _convoys(given))
         if not found or (board and not on_the_board(found)):
             return False
-        return classify(pos, given, found, ours.rules) == label
+        return name_of(pos, given, found, ours.rules) == label
 
     small, small_orders = shrink(position, orders, disagrees)
     found = differences(
         ours.adjudicate(name, small, small_orders), theirs.adjudicate(name, small, small_orders)
     )
-    return case_text(f"X.{name}", label, small, small_orders, theirs.name, found)
+    return case_text(f"X.{name}", label, small, small_orders, theirs.name, found, ours.rules)
 
 
 def _convoys(orders: Sequence[Given]) -> frozenset[str]:

@@ -38,8 +38,8 @@ def differences(
             found[f"dislodged {unit}"] = (a is not None, b is not None)
         elif a != b:
             found[f"retreats {unit}"] = (a, b)
-    units_a = {u for v in ours["units"].values() for u in v}
-    units_b = {u for v in theirs["units"].values() for u in v}
+    units_a = {f"{power}: {u}" for power, v in ours["units"].items() for u in v}
+    units_b = {f"{power}: {u}" for power, v in theirs["units"].items() for u in v}
     if units_a != units_b:
         found["units"] = (sorted(units_a - units_b), sorted(units_b - units_a))
     return found
@@ -64,10 +64,14 @@ def classify(
         if where:
             touched.add(where.split()[-1].split("/")[0].lower())
         else:  # units that differ
-            touched |= {u.split()[1].split("/")[0].lower() for u in (*a, *b)}
-    # An order dipsat finds invalid or illegal, about a province in question, is the root.
+            touched |= {u.split()[-1].split("/")[0].lower() for u in (*a, *b)}
+    # An order dipsat finds invalid or illegal, about a province in question, is the root;
+    # on the board, not a support or convoy of a move not so ordered: void in every engine.
+    board = on_the_board(found)
     for unit, checked in turn.orders:
         if checked is None or checked.status is Status.ACTIVE:
+            continue
+        if board and checked.reason is not None and checked.reason.code in _VOID_EVERYWHERE:
             continue
         going = destination(checked)
         dest = going.province if going is not None else None
@@ -95,16 +99,46 @@ def classify(
     if not differing:
         return "position"
     known = [d for d in differing if d in graph]
-    first = min(
+    first: tuple[str, str] = min(
         known or differing,
         key=lambda d: (
             sum(1 for e in known if e != d and nx.has_path(graph, d, e)) if d in graph else 99,
             d,
         ),
     )
+    if first[0] == "dislodged":  # named by the strongest attack on the unit
+        attacks = [m for m in structure.attackers.get(first[1], ()) if m in structure.moves]
+        if attacks:
+            first = (
+                "move",
+                max(attacks, key=lambda m: (len(structure.move_supports.get(m, ())), m)),
+            )
     return f"{first[0]}: {_feature(structure, first)}"
 
 
+def name_of(
+    position: Position,
+    orders: Sequence[Given],
+    found: dict[str, tuple[Any, Any]],
+    rules: RuleBook,
+) -> str:
+    """The class of a disagreement: its first differing decision (`classify`), except that
+    one whose board differs in retreat options only is named by them, whatever labels
+    differ beside."""
+    board = [key for key in found if not key.startswith("result ")]
+    if board and all(key.startswith("retreats ") for key in board):
+        return "retreats: retreat options"
+    return classify(position, orders, found, rules)
+
+
+def on_the_board(found: dict[str, tuple[Any, Any]]) -> bool:
+    """Does a disagreement reach the board (units, dislodgements, retreat options), or is
+    it only what some order's result is called?"""
+    return any(not key.startswith("result ") for key in found)
+
+
+_VOID_EVERYWHERE = (Invalidity.NOT_ORDERED_SO, Invalidity.SUPPORTED_UNIT_MOVES)
+"""Reasons an order is invalid that every engine shares (it is void, whatever it is called)."""
 _WHY = {
     Invalidity.NOT_ORDERED_SO: "supports or convoys a move not ordered: 6.D.9, 6.D.27",
     Invalidity.SUPPORTED_UNIT_MOVES: "hold support for a moving unit: 6.D.7",
@@ -135,13 +169,14 @@ def _feature(s: Structure, decision: tuple[str, str]) -> str:
             if any(s.unit_at[r].power == s.unit_at[p].power for r in s.move_supports.get(q, ())):
                 return "head-to-head, the other side supported by this power"
             return "head-to-head"
+        own = q in s.unit_at and any(
+            s.unit_at[r].power == s.unit_at[q].power for r in s.move_supports.get(p, ())
+        )
         if move.by_convoy:
-            return "by convoy"
+            return "by convoy, supported by the defender's own power" if own else "by convoy"
         if move.dest.coast or s.unit_at[p].location.coast:
             return "split coast"
-        if q in s.unit_at and any(
-            s.unit_at[r].power == s.unit_at[q].power for r in s.move_supports.get(p, ())
-        ):
+        if own:
             return "supported by the defender's own power"
         return "contested province" if len(s.attackers.get(q, ())) > 1 else "attack"
     if kind == "support" and p in s.supports:

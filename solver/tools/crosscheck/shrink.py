@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ...judge.movement import adjudicate
-from ...values.orders import Given
+from ...values.orders import Given, order_text
 from ...values.position import Position
+from ...values.rules import DATC_2025, RuleBook, is_edition
 
 Disagrees = Callable[[Position, Sequence[Given]], bool]
 
@@ -58,13 +59,16 @@ def case_text(
     orders: Sequence[Given],
     theirs: str,
     found: Mapping[str, tuple[object, object]],
+    rules: RuleBook = DATC_2025,
 ) -> str:
-    """A case file: the position as set-up lines, the orders with dipsat's outcomes, and
-    what the other engine said, as comments."""
-    resolution = adjudicate(position, orders)
+    """A case file: the position as set-up lines, the orders with dipsat's outcomes under
+    `rules` (named in the case unless 2025), and what the other engine said, as comments."""
+    resolution = adjudicate(position, orders, rules)
     lines = [f"case {case_id}: {title}"]
     if position.map.name != "standard":
         lines.append(f"variant: {position.map.name}")
+    if rules.name != "2025":  # a rule book of a file is named in a comment only
+        lines.append(f"rules: {rules.name}" if is_edition(rules) else f"# rules: {rules.name}")
     lines.append(f"# dipsat and {theirs} disagree; what differs (dipsat, {theirs}):")
     lines += [f"#   {key}: {a} / {b}" for key, (a, b) in found.items()]
     for unit in position.units:
@@ -73,7 +77,8 @@ def case_text(
     for outcome in resolution.outcomes:
         power = outcome.given.power
         assert power is not None  # generated and recorded orders come with their power
-        by_power.setdefault(power, []).append(f"{outcome.given.order} => {outcome.label}")
+        text = order_text(outcome.given.order, position.map)
+        by_power.setdefault(power, []).append(f"{text} => {outcome.label}")
     for power, texts in sorted(by_power.items()):
         lines += ["", f"{power}:", *texts]
     return "\n".join(lines) + "\n"
