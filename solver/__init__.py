@@ -22,7 +22,7 @@ tour, and its reference lists every name.
 
 from topology import Board, Kind, Location, UnitType, load_board, standard, variant
 
-from .api import Orders, adjudicate, check, explore, parse_orders, read_cases
+from .api import Orders, adjudicate, adjudicate_many, check, explore, parse_orders, read_cases
 from .errors import (
     CaseFormatError,
     DipsatError,
@@ -143,6 +143,7 @@ __all__ = [
     "UnitType",
     "Waive",
     "adjudicate",
+    "adjudicate_many",
     "check",
     "explore",
     "load_board",

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .cycle.game import advance
-from .errors import IllegalOrderError, expect_type
+from .errors import DipsatError, IllegalOrderError, expect_type
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
@@ -106,6 +106,27 @@ def adjudicate(
     return advance(position, _orders(orders, position), rule_book(rules, files=False))
 
 
+def adjudicate_many(
+    pairs: Iterable[tuple[Position, Orders]], rules: str | RuleBook = "2025"
+) -> list[PhaseResolution]:
+    """Adjudicate many phases, each a (position, orders) pair, under one rule book: their
+    resolutions in order, each the one `adjudicate` gives.
+
+    The rule book is read once; for corpora spread over processes, `dipsat replay
+    --workers` and `dipsat crosscheck --workers` split files and turns between them."""
+    book = rule_book(rules, files=False)
+    expect_type("pairs", pairs, Iterable, "an iterable of (position, orders) pairs")
+    done: list[PhaseResolution] = []
+    for number, pair in enumerate(pairs):
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise DipsatError(
+                f"pairs[{number}]: expected a (position, orders) pair, found {pair!r:.60}"
+            )
+        position, orders = pair
+        done.append(advance(position, _orders(orders, position), book))
+    return done
+
+
 def explore(position: Position, orders: Orders, rules: str | RuleBook = "2025") -> list[CoreReport]:
     """Every paradox core of a movement phase with all its consistent resolutions, and
     which one each edition picks, and why."""
@@ -131,6 +152,7 @@ def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
 __all__ = [
     "Orders",
     "adjudicate",
+    "adjudicate_many",
     "check",
     "explore",
     "parse_orders",

@@ -177,13 +177,19 @@ def replay(
             "--variant", help="the board (as for check); by default the map each game names"
         ),
     ] = None,
+    workers: Annotated[int, typer.Option(help="local processes to spread the files over")] = 1,
+    dask: Annotated[
+        str | None, typer.Option(help="a Dask scheduler address to spread them over, or 'local'")
+    ] = None,
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
     try:
         book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
-    report = replay_games(files, book, _board(board))
+    if workers < 1:
+        raise fail(f"--workers: expected a number of processes, 1 or more, found {workers}")
+    report = replay_games(files, book, _board(board), workers, dask)
     for problem in report.errors:
         err.print(str(problem), markup=False)
     if as_json:

@@ -239,3 +239,17 @@ def test_a_rule_book_is_a_value_or_a_name():
     assert by_name.outcomes == by_value.outcomes
     with pytest.raises(solver.DipsatError, match="unknown rule book 'dtpg'"):
         solver.adjudicate(case.position, orders, "dtpg")
+
+
+def test_adjudicate_many_gives_what_adjudicating_one_at_a_time_gives():
+    """solver.adjudicate_many: the resolutions of many (position, orders) pairs, in order,
+    each the one solver.adjudicate gives (the DATC's movement, retreat and adjustment
+    phases, and random turns)."""
+    cases = list(solver.read_cases(DATA.parent.parent / "cases" / "datc" / "6J.cases"))[:4]
+    pairs = [(c.position, [o.given for o in c.blocks[0].orders]) for c in cases]
+    pairs += [random_turn(f"many-{i}") for i in range(20)]
+    many = solver.adjudicate_many(pairs, rules="1982")
+    assert [str(r) for r in many] == [str(solver.adjudicate(p, o, "1982")) for p, o in pairs]
+    assert [r.after for r in many] == [solver.adjudicate(p, o, "1982").after for p, o in pairs]
+    with pytest.raises(solver.DipsatError, match=r"pairs\[1\]: expected a \(position, orders\)"):
+        solver.adjudicate_many([pairs[0], "A Paris - Burgundy"])

@@ -265,3 +265,16 @@ def test_random_games_mila_wrote_replay_under_mila_every_difference_a_named_bug(
         else:
             assert m.cause in bugs, m.as_json()
     assert report.mismatched * 5 < replay(files, DATC_2025).mismatched
+
+
+def test_a_replay_spread_over_processes_or_dask_reports_the_same():
+    """--workers and --dask split the files; the report, its games in the order given, is
+    the one a single process makes."""
+    files = sorted(GAMES.glob("*.json"))[:3] + sorted((GAMES / "mila").glob("*.json"))[:3]
+    alone = replay(files, RULE_BOOKS["mila"]).as_json()
+    assert replay(files, RULE_BOOKS["mila"], workers=2).as_json() == alone
+    assert replay(files, RULE_BOOKS["mila"], dask="local").as_json() == alone
+    shown = dipsat("replay", "--json", "--rules", "mila", "--workers", "2", *map(str, files))
+    assert json.loads(shown.stdout) == alone
+    refused = dipsat("replay", "--workers", "0", str(files[0]))
+    assert refused.returncode == 2 and "--workers" in refused.stderr

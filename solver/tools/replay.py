@@ -24,7 +24,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from topology import Board
+from topology import Board, variant
 
 from ..cycle.game import advance
 from ..errors import DipsatError
@@ -34,6 +34,7 @@ from ..values.position import DislodgedUnit, PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution
 from ..values.rules import DATC_2025, RULE_BOOKS, RuleBook
 from .crosscheck.compare import name_of
+from .workers import spread as _spread
 
 KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}
 
@@ -107,6 +108,15 @@ class ReplayReport:
     def mismatched(self) -> int:
         return sum(c["mismatched"] for c in self.by_kind.values())
 
+    def merge(self, other: ReplayReport) -> None:
+        """Add another report's games to this one (the order of the games is kept)."""
+        self.games += other.games
+        for kind, counts in other.by_kind.items():
+            for key, value in counts.items():
+                self.by_kind[kind][key] += value
+        self.mismatches += other.mismatches
+        self.errors += other.errors
+
     def as_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
@@ -120,12 +130,34 @@ class ReplayReport:
 
 
 def replay(
-    paths: Iterable[str | Path], rules: RuleBook = DATC_2025, board: Board | None = None
+    paths: Iterable[str | Path],
+    rules: RuleBook = DATC_2025,
+    board: Board | None = None,
+    workers: int = 1,
+    dask: str | None = None,
 ) -> ReplayReport:
     """Replay every game file (on ``board``, or the map each names); a malformed file is
-    reported and the others still run."""
+    reported and the others still run.  With ``workers`` above 1 the files are spread over
+    that many local processes, with ``dask`` (a scheduler's address, or ``"local"``) over a
+    Dask cluster; the report is the same, its games in the order given."""
+    files = [str(p) for p in paths]
+    if workers <= 1 and not dask:
+        return _replay_files((files, rules, board))
+    where = None if board is None else str(board.origin or board.name)
+    size = max(1, len(files) // (4 * max(workers, 1)))
+    jobs = [(files[i : i + size], rules, where) for i in range(0, len(files), size)]
     report = ReplayReport()
-    for path in paths:
+    for part in _spread(_replay_files, jobs, workers, dask):
+        report.merge(part)
+    return report
+
+
+def _replay_files(job: tuple[list[str], RuleBook, Board | str | None]) -> ReplayReport:
+    """One share of a replay: its files, the rule book, the board (or its name or file)."""
+    files, rules, where = job
+    board = variant(where) if isinstance(where, str) else where
+    report = ReplayReport()
+    for path in files:
         try:
             game = read_game(path, board)
         except GameFileError as error:

@@ -14,6 +14,7 @@ from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
+from ..workers import spread
 from .compare import differences, name_of, on_the_board
 from .engines import DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
@@ -175,34 +176,10 @@ def campaign(
         for s in range(0, turns, chunk)
     ]
     total = Summary()
-    if dask:
-        from distributed import Client, as_completed
-
-        # distributed ships py.typed but leaves Client(), as_completed() and close() unannotated
-        client = Client(dask) if dask != "local" else Client(processes=False)  # type: ignore[no-untyped-call]
-        try:
-            futures = client.map(_chunk, jobs, pure=False)
-            for future in as_completed(futures):  # type: ignore[no-untyped-call]
-                part: Summary = future.result()
-                total.merge(part)
-                if progress:
-                    progress(part.turns)
-        finally:
-            client.close()  # type: ignore[no-untyped-call]
-    elif workers <= 1:
-        for job in jobs:
-            part = _chunk(job)
-            total.merge(part)
-            if progress:
-                progress(part.turns)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers) as pool:
-            for part in pool.map(_chunk, jobs):
-                total.merge(part)
-                if progress:
-                    progress(part.turns)
+    for part in spread(_chunk, jobs, workers, dask):
+        total.merge(part)
+        if progress:
+            progress(part.turns)
     return total
 
 
