@@ -28,3 +28,14 @@ def test_a_multiverse_step_and_a_throughput_part_run():
     assert step["step_o_s"] > 0
     part = run.part("dipsat", 6, 2, 1)
     assert part["turns"] == 3 and part["seconds"] > 0
+
+
+def test_the_stages_the_growth_the_batch_and_the_replay_sections_run():
+    stages = run.stages_section(5)
+    assert stages["turns"] == 5 and set(stages["us"]) == set(run.STAGES)
+    assert all(v >= 0 for v in stages["us"].values()) and stages["us"]["propagation"] > 0
+    grown = run.growth_section("known_world_901", 40, 3)
+    assert grown["units"] == 40 and grown["median_ms"] > 0
+    assert run.batch_section(5)["per_second"] > 0
+    replayed = run.replay_section(4, 2)
+    assert replayed["games"] == 4 and replayed["transitions"] > 0 and replayed["seconds"] > 0
