@@ -14,7 +14,7 @@ from rich.table import Table
 
 from topology import Board, MapDataError, standard, variant, variant_names
 
-from .errors import DipsatError, OrderSyntaxError
+from .errors import DipsatError, OrderSyntaxError, unreadable
 from .formats.cases import Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .tools.compare import compare
@@ -34,12 +34,17 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-RULES_HELP = (
+BOOKS_HELP = (
     "rule book: an edition (1971 1982 2000 2023 2025 dptg), a site or engine (webdiplomacy, "
-    "godip, mila), a 5D rule set (J O O-strict), or a TOML file; cases default to the rule "
-    "book they state, else 2025"
+    "godip, mila), a 5D rule set (J O O-strict), or a TOML file"
 )
-RulesOption = Annotated[str | None, typer.Option("--rules", help=RULES_HELP)]
+RulesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rules", help=f"{BOOKS_HELP}; cases default to the rule book they state, else 2025"
+    ),
+]
+GameRulesOption = Annotated[str, typer.Option("--rules", help=f"{BOOKS_HELP}; 2025 by default")]
 VARIANT_HELP = (
     "the board: standard, a variant shipped with dipsat (see `dipsat variant list`), a map "
     "file NAME.toml, a MILA map file NAME.map or mila:NAME; cases that name their own "
@@ -82,7 +87,7 @@ def parse(
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"{name}: cannot read: {error}") from error
+        raise fail(f"{name}: {unreadable(error)}") from error
     if phase not in (None, "movement", "retreat", "adjustment"):
         raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
     lines = []
@@ -100,10 +105,27 @@ def parse(
 
 
 def _load(paths: list[str], board: str | None = None) -> list[Case]:
+    """The cases of the files under the paths (a file named twice read once).
+
+    Raises:
+        DipsatError: no case is found, or a case id is defined in two files (their reports
+            and pages would mix them up), naming both places.
+    """
     cases: list[Case] = []
     on = _board(board)
-    for path in case_files(paths):
+    files = {path.resolve(): path for path in reversed(list(case_files(paths)))}
+    for path in sorted(files.values(), key=list(case_files(paths)).index):
         cases += read_cases(path, on)
+    if not cases:
+        raise DipsatError(f"no cases under {' '.join(paths)}: expected case files (*.cases)")
+    seen: dict[str, Case] = {}
+    for case in cases:
+        first = seen.setdefault(case.id, case)
+        if first is not case:
+            raise DipsatError(
+                f"case {case.id} is defined twice: {first.path}:{first.line} and "
+                f"{case.path}:{case.line}"
+            )
     return cases
 
 
@@ -120,9 +142,9 @@ def check(
         book = rule_book(rules) if rules else None
         report = run(_load(paths, board), book)
         if html:
-            from .tools.pages import check_page, write_page
+            from .tools.pages import check_page
 
-            write_page(html, check_page(report, book))
+            _write_page(html, check_page(report, book))
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
@@ -170,7 +192,7 @@ def adjudicate(
 def replay(
     files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    rules: RulesOption = "2025",
+    rules: GameRulesOption = "2025",
     board: Annotated[
         str | None,
         typer.Option(
@@ -254,10 +276,10 @@ def explore(
     except DipsatError as error:
         raise fail(f"{file}: {error}") from error
     if html:
-        from .tools.pages import explore_page, write_page
+        from .tools.pages import explore_page
 
         try:
-            write_page(html, explore_page(target, book, phases))
+            _write_page(html, explore_page(target, book, phases))
         except DipsatError as error:
             raise fail(str(error)) from error
     if as_json:
@@ -273,15 +295,33 @@ def explore(
                 out.print(f"    {line}")
 
 
+def _write_page(path: str, page: str) -> None:
+    """Write an HTML page and say where (on stderr: the standard output may be JSON)."""
+    from .tools.pages import write_page
+
+    write_page(path, page)
+    err.print(f"wrote {path}", markup=False)
+
+
 def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
+    """The case chosen with --case in a case file, or in the case files of a folder (as
+    `check` reads them); the only case of a file needs no --case."""
     on = _board(board)
+    folder = Path(file).is_dir()
+    if folder and case is None:
+        raise fail(f"{file}: a folder of case files; choose the case with --case")
     try:
-        cases = read_cases(file, on)
+        cases = [c for f in case_files([file]) for c in read_cases(f, on)]
     except DipsatError as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     chosen = [c for c in cases if case is None or c.id == case]
+    if not chosen and folder:
+        raise fail(f"{file}: no case {case!r} in its {len(set(c.path for c in cases))} case files")
     if not chosen:
         raise fail(f"{file}: no case {case!r}; the file holds " + ", ".join(c.id for c in cases))
+    if len(chosen) > 1 and case is not None:
+        places = ", ".join(f"{c.path}:{c.line}" for c in chosen)
+        raise fail(f"{file}: case {case!r} is defined {len(chosen)} times: {places}")
     if len(chosen) > 1:
         raise fail(f"{file}: holds {len(chosen)} cases; choose one with --case")
     return chosen[0]
@@ -451,19 +491,30 @@ def compare_rules(
         cases = _load(paths, board)
         differences = compare(cases, *books)
         if html:
-            from .tools.pages import compare_page, write_page
+            from .tools.pages import compare_page
 
-            write_page(html, compare_page(cases, *books, differences))
+            _write_page(html, compare_page(cases, *books, differences))
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
         return
     one, other = (b.name for b in books)  # a rule-book file by its name, not its path
-    for entry in differences:
-        out.print(f"[bold]{entry['id']}[/]")
-        for d in entry["orders"]:
-            out.print(f"  {d['order']}: {one} {d['first']}, {other} {d['second']}")
+    if differences:
+        table = Table(title=f"what {one} and {other} decide differently", show_lines=True)
+        table.add_column("case")
+        table.add_column("order, or what a step leaves")
+        table.add_column(one)
+        table.add_column(other)
+        for entry in differences:
+            for i, d in enumerate(entry["orders"]):
+                table.add_row(
+                    escape(entry["id"]) if i == 0 else "",
+                    escape(d["order"]),
+                    escape(str(d["first"])),
+                    escape(str(d["second"])),
+                )
+        out.print(table)
     out.print(f"{len(differences)} case(s) differ between {one} and {other}")
 
 
@@ -489,7 +540,7 @@ def crosscheck(
             "for mila, a map MILA knows by that name",
         ),
     ] = "standard",
-    rules: RulesOption = "2025",
+    rules: GameRulesOption = "2025",
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement.
     Exits with status 1 when the engines disagree on a board (units, dislodgements,

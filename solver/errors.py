@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+def unreadable(error: OSError | UnicodeDecodeError) -> str:
+    """What keeps a file from being read, in one form for every reader: "cannot read: No
+    such file or directory", "expected UTF-8 text: invalid start byte"."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"expected UTF-8 text: {error.reason}"
+    return f"cannot read: {error.strerror or error}"
+
+
 class DipsatError(ValueError):
     """Base of every error dipsat raises about bad input."""
 

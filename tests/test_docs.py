@@ -91,3 +91,72 @@ def test_the_differences_of_j_and_o_are_each_explained():
     )
     assert listed == differing, (sorted(listed - differing), sorted(differing - listed))
     assert f"{len(cases)} multiverse cases, {len(differing)} differ" in " ".join(section.split())
+
+
+def _blocks(kind: str) -> list[tuple[str, str]]:
+    """Every ```KIND block of the pages under docs/ and of the README, with its page."""
+    found = []
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        found += [(page.name, b.split("```", 1)[0]) for b in text.split(f"```{kind}\n")[1:]]
+    return found
+
+
+CASE_EXAMPLES = [
+    (page, block)
+    for page, block in _blocks("text")
+    if next((line for line in block.splitlines() if not line.startswith("#")), "").startswith(
+        "case "
+    )
+]
+
+
+@pytest.mark.parametrize(("page", "block"), CASE_EXAMPLES, ids=lambda x: x[:20])
+def test_every_case_example_of_the_docs_passes_or_is_an_excerpt_of_a_real_case(
+    page, block, tmp_path, monkeypatch
+):
+    """A case shown whole, copied into a file, passes `dipsat check`; one shown with '...'
+    is an excerpt of the case of that id in cases/, every line of which it shows."""
+    from solver.formats.cases import read_cases
+    from solver.tools.conformance import run_case
+
+    monkeypatch.chdir(ROOT)
+    lines = block.splitlines()
+    if "..." not in (line.strip() for line in lines):
+        path = tmp_path / "example.cases"
+        path.write_text(block, encoding="utf-8")
+        (case,) = read_cases(path)
+        result = run_case(case)
+        assert result.passed, (page, [str(f) for f in result.failures])
+        return
+    case_id = next(line for line in lines if line.startswith("case ")).split()[1].rstrip(":")
+
+    def plain(line: str) -> str:
+        return " ".join(line.split("#", 1)[0].split())
+
+    sources = [c for f in sorted((ROOT / "cases").rglob("*.cases")) for c in read_cases(f)]
+    (source,) = [c for c in sources if c.id == case_id]
+    text = (ROOT / source.path).read_text(encoding="utf-8").splitlines()
+    body = {plain(line) for line in text[source.line - 1 :][:200]}
+    shown = [plain(line) for line in lines if plain(line) and plain(line) != "..."]
+    assert [line for line in shown if line not in body] == [], (page, case_id)
+
+
+@pytest.mark.parametrize(("page", "block"), _blocks("toml"), ids=lambda x: x[:20])
+def test_every_rule_book_of_the_docs_loads(page, block, tmp_path):
+    """The TOML the pages show: rule books that load, a board that loads, or the top of a
+    board file (`drawing = ...`) whose keys a board file takes."""
+    import tomllib
+
+    from solver.formats.rulebooks import rule_book
+    from topology import load_board
+    from topology.loader import _TOP_KEYS
+
+    path = tmp_path / "shown.toml"
+    path.write_text(block, encoding="utf-8")
+    if "[[province]]" in block:
+        assert load_board(path).provinces
+    elif "drawing" in tomllib.loads(block):
+        assert set(tomllib.loads(block)) <= _TOP_KEYS
+    else:
+        assert rule_book(str(path)).name

@@ -393,8 +393,7 @@ def test_a_game_played_on_the_command_line(tmp_path):
     problems = result.stderr.splitlines()
     assert problems == [
         f"{path}: 'England: F LON - ENG': London already has an order this phase",
-        f"{path}: 'Prussia: A BER H': cannot read: column 1: expected a power before ':', "
-        "found 'Prussia'",
+        f"{path}: 'Prussia: A BER H': column 1: expected a power before ':', found 'Prussia'",
         f"{path}: 'France: A LON H': no France unit in London",
         f"{path}: 'France: A MAR R SPA': not an order for a movement phase",
     ]

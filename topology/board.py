@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -218,6 +219,13 @@ class Board:
             names = {code: self.provinces[code].name for code in found}
             raise AmbiguousNameError(text, found, names)
         raise UnknownNameError(text)
+
+    def nearest_name(self, text: str) -> str | None:
+        """The province name closest to a misspelt one ("Burgandy": "Burgundy"), if one is
+        close enough to suggest."""
+        names = {" ".join(normalize(p.name)): p.name for p in self.provinces.values()}
+        close = difflib.get_close_matches(" ".join(normalize(text)), names, n=1, cutoff=0.75)
+        return names[close[0]] if close else None
 
     def candidates_by_prefix(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """Sorted codes with a name or alias that starts with the normalised ``words``.

@@ -13,6 +13,7 @@ Every error names the file, line and column and says what was expected.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -31,7 +32,7 @@ from topology import (
 )
 
 from ..cycle.game import Game, OneBoard
-from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError
+from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError, unreadable
 from ..multiverse.state import MBoard, Multiverse, Pause, Record, on_board, on_map, spot, turn_phase
 from ..values.decisions import DISLODGED, MOVE, Decision
 from ..values.notation import parse_given
@@ -83,6 +84,19 @@ _PHASE_MARKERS = {
     "adjustments": PhaseKind.ADJUSTMENT,
     "movement": PhaseKind.MOVEMENT,
 }
+
+
+KEYWORDS = ("RETREATS", "ADJUSTMENTS", "MOVEMENT", "AFTER", "REVISED", "RECORDED")
+"""The words that start a section of a case (docs/case-format.md)."""
+
+
+def _keyword_like(text: str) -> str | None:
+    """The keyword a line of one word may be a misspelling of ('RETREAT': RETREATS)."""
+    words = text.split("#", 1)[0].split()
+    if len(words) != 1:
+        return None
+    close = difflib.get_close_matches(words[0].upper(), KEYWORDS, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +171,19 @@ class Case:
     @property
     def multiverse(self) -> bool:
         return self.meta.get("variant") == "multiverse"
+
+    @property
+    def expects_something(self) -> bool:
+        """Does the case state anything to compare: an outcome after '=>', a civil-disorder
+        removal, an AFTER section or a paradox line?"""
+        for block in self.blocks:
+            if any(o.expected or o.by_edition for o in (*block.orders, *block.revised)):
+                return True
+            if block.automatic or block.after is not None or block.after_by_edition:
+                return True
+        return (
+            self.after_under(self.edition) != After(options=()) or bool(self.after_by_edition)
+        ) or bool(self.paradox_editions)
 
     def __repr__(self) -> str:
         return f"<Case {self.id}: {self.title}>"
@@ -482,7 +509,9 @@ class _Reader:
         try:
             given = parse_given(order_text, self.board, None if draft.multiverse else kind.value)
         except OrderSyntaxError as err:
-            raise self.fail(number, err.message, err.column) from err
+            near = _keyword_like(order_text)
+            hint = f" (did you mean the keyword {near}?)" if near else ""
+            raise self.fail(number, err.message + hint, err.column) from err
         if draft.season is not None:
             given = replace(given, order=apply_board_defaults(given.order, *draft.season))
         if given.power is not None and given.power != draft.power:
@@ -1101,10 +1130,8 @@ def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
                 f"case file is {size} bytes; at most {MAX_CASE_FILE_BYTES} are read", str(path), 0
             )
         text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise CaseFormatError(f"expected UTF-8 text: {err.reason}", str(path), 0) from err
-    except OSError as err:
-        raise CaseFormatError(f"cannot read: {err.strerror}", str(path), 0) from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise CaseFormatError(unreadable(err), str(path), 0) from err
     return _Reader(str(path), board).read(text)
 
 
@@ -1116,4 +1143,4 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
         elif path.exists():
             yield path
         else:
-            raise CaseFormatError("no such file or directory", str(path), 0)
+            raise CaseFormatError("cannot read: No such file or directory", str(path), 0)

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from topology import Board, Kind, Location, MapDataError, UnitType, standard, variant
 
-from ..errors import DipsatError, OrderSyntaxError
+from ..errors import DipsatError, OrderSyntaxError, unreadable
 from ..judge.retreat_options import retreat_options
 from ..values.notation import parse_given
 from ..values.orders import Given, Place
@@ -223,7 +223,7 @@ def read_game(path: str | Path, board: Board | None = None) -> Game:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise GameFileError(f"cannot read: {error}", name) from error
+        raise GameFileError(unreadable(error), name) from error
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import CaseFormatError, DipsatError
+from ..errors import CaseFormatError, DipsatError, unreadable
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value, upgraded
 
 
@@ -51,10 +51,8 @@ def load_rule_book(path: Path) -> RuleBook:
     where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise CaseFormatError(f"cannot read: {err.strerror}", where) from err
-    except UnicodeDecodeError as err:
-        raise CaseFormatError(f"expected UTF-8 text: {err.reason}", where) from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise CaseFormatError(unreadable(err), where) from err
     except tomllib.TOMLDecodeError as err:
         place = _TOML_PLACE.match(str(err))
         if place is None:

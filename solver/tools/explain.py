@@ -3,11 +3,13 @@ for a multiverse every step and then the boards one by one.  Plain data, for tex
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from topology import Location
 
 from ..cycle.game import Game, OneBoard, Played
+from ..errors import DipsatError
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse, MultiverseStep
 from ..values.calendar import game_status, owned_centres
@@ -16,12 +18,22 @@ from ..values.outcomes import Outcome
 from ..values.position import Position
 from ..values.resolution import Resolution
 from ..values.rules import RuleBook
+from .conformance import play_block
 
 
-def _orders(outcomes: tuple[Outcome, ...]) -> list[dict[str, Any]]:
+def _orders(
+    outcomes: tuple[Outcome, ...], expected: Sequence[str | None] = ()
+) -> list[dict[str, Any]]:
+    """Each outcome, with what the case expects of it where it says (None: nothing)."""
+    wanted = list(expected) + [None] * (len(outcomes) - len(expected))
     return [
-        {"order": str(o.given), "result": o.label, "reason": str(o.reason) if o.reason else None}
-        for o in outcomes
+        {
+            "order": str(o.given),
+            "result": o.label,
+            "reason": str(o.reason) if o.reason else None,
+            "expected": w,
+        }
+        for o, w in zip(outcomes, wanted, strict=True)
     ]
 
 
@@ -55,16 +67,30 @@ def explain(case: Case, rules: RuleBook) -> dict[str, Any]:
     game = case.game()
     entries = []
     for number, block in enumerate(case.blocks, start=1):
-        done = game.step([o.given for o in block.orders], rules)
-        entries.append(_entry(game, done, number))
+        try:
+            done = play_block(game, block, rules)
+        except DipsatError as error:
+            raise DipsatError(f"{case.id}: block {number}: {error}") from error
+        entry = _entry(game, done, number)
+        expected = [o.expected_under(rules.name) for o in block.orders]
+        entry["orders"] = _orders(done.outcomes, expected)
+        entries.append(entry)
         game = done.after
-    head = {"case": case.id, "title": case.title}
+    stated = [o for e in entries for o in e["orders"] if o["expected"] is not None]
+    met = sum(o["expected"] == o["result"] for o in stated)
+    head = {
+        "case": case.id,
+        "title": case.title,
+        "expectations": {"stated": len(stated), "met": met},
+    }
     if isinstance(game, Multiverse):
         return {**head, "steps": entries, "boards": _boards(game)}
     assert isinstance(game, OneBoard)
     position = game.position
     status = game_status(position)
     won = {} if status.solo is None else {"solo_centres": len(owned_centres(position, status.solo))}
+    start = case.position  # a power the case never gave a unit or a centre was not playing
+    playing = {u.power for u in start.units} | {owner for _, owner in start.centres}
     return {
         **head,
         "phases": entries,
@@ -72,7 +98,7 @@ def explain(case: Case, rules: RuleBook) -> dict[str, Any]:
         "units_after": _units(position),
         "solo": status.solo,
         **won,
-        "eliminated": list(status.eliminated),
+        "eliminated": [p for p in status.eliminated if p in playing],
     }
 
 
@@ -125,7 +151,9 @@ def render(data: dict[str, Any]) -> list[str]:
     def orders(entries: list[dict[str, Any]], indent: str = "  ") -> None:
         for o in entries:
             reason = f"  [dim]({o['reason']})[/]" if o["reason"] else ""
-            lines.append(f"{indent}{o['order']}  [cyan]{o['result']}[/]{reason}")
+            wanted = o.get("expected")
+            missed = f"  [red]expected {wanted}[/]" if wanted and wanted != o["result"] else ""
+            lines.append(f"{indent}{o['order']}  [cyan]{o['result']}[/]{reason}{missed}")
 
     for phase in data.get("phases", []):
         lines.append(f" {phase['phase']}")
@@ -169,4 +197,12 @@ def render(data: dict[str, Any]) -> list[str]:
             lines.append(f"  {b['board']}{head} {b['phase']}: {units}")
             if b["retreating"]:
                 lines.append(f"    retreating: {', '.join(b['retreating'])}")
+    counts = data["expectations"]
+    if counts["stated"] == counts["met"]:
+        lines.append(f" [green]the {counts['stated']} expected outcome(s) all came out[/]")
+    else:
+        missed = counts["stated"] - counts["met"]
+        lines.append(
+            f" [red]{missed} of {counts['stated']} expected outcome(s) came out otherwise[/]"
+        )
     return lines

@@ -151,7 +151,7 @@ def explore(
         order_texts = tuple(
             sorted(
                 {
-                    checked.given.order_text
+                    str(checked.given)  # with its power: "France: A Brest - London"
                     for checked in (structure.order_of.get(p) for _, p in core)
                     if checked is not None
                 }

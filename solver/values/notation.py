@@ -231,8 +231,12 @@ class _Parser:
                 return candidates[0]
             if candidates:
                 raise self._ambiguous(start, candidates)
+        near = self.board.nearest_name(start.text)
+        hint = f" (did you mean {near}?)" if near else ""
         raise OrderSyntaxError(
-            f"expected a province, found unknown name {start.text!r}", self.text, start.column
+            f"expected a province, found unknown name {start.text!r}{hint}",
+            self.text,
+            start.column,
         )
 
     def _ambiguous(self, token: _Token, codes: Iterable[str]) -> OrderSyntaxError:

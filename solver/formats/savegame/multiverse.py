@@ -144,7 +144,7 @@ def submit_multiverse(
         try:
             given = mv.read(text)
         except DipsatError as err:
-            problems.append((text, f"cannot read: {err}"))
+            problems.append((text, str(err)))  # "column 1: expected a power before ':' ..."
             continue
         place = given.order.unit.place if not isinstance(given.order, Waive) else None
         head = on_head.get((place.timeline, place.turn)) if place else None

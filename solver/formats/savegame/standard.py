@@ -20,7 +20,7 @@ from typing import Any
 from topology import Board
 
 from ...errors import DipsatError
-from ...values.calendar import game_status, owned_centres
+from ...values.calendar import adjustment, game_status, owned_centres
 from ...values.notation import parse_given
 from ...values.orders import (
     Build,
@@ -103,10 +103,25 @@ class SavedGame:
         on = "" if board.name == "standard" else f"{board.name}: "
         head = f"{on}{position.phase} (rules {self.rules.name}, phases played: {played})"
         orders = (f"order: {g}" for g in self.orders)
-        return [head, *position_lines(position), *_won(position), *orders]
+        owed = _adjustments(position)
+        return [head, *position_lines(position), *owed, *_won(position), *orders]
 
     def to_json(self) -> dict[str, Any]:
         return _game_json(self)
+
+
+def _adjustments(position: Position) -> list[str]:
+    """In a winter, what each power may build or must disband: 'France builds 2',
+    'Italy disbands 1' (nothing outside a winter, or for a power that adjusts nothing)."""
+    if position.phase.kind is not PhaseKind.ADJUSTMENT:
+        return []
+    found = []
+    for power in position.map.powers:
+        count = adjustment(position, power)
+        if count:
+            verb = "builds" if count > 0 else "disbands"
+            found.append(f"{power} {verb} {abs(count)}")
+    return found
 
 
 def _won(position: Position) -> list[str]:
@@ -163,7 +178,7 @@ def submit(game: SavedGame, texts: Sequence[str]) -> tuple[SavedGame, list[tuple
         try:
             given = parse_given(text, board, kind.value)
         except DipsatError as err:
-            problems.append((text, f"cannot read: {err}"))
+            problems.append((text, str(err)))  # "column 1: expected a power before ':' ..."
             continue
         order = given.order
         if given.power is None:
