@@ -33,6 +33,7 @@ from .errors import (
 )
 from .formats.cases import Case
 from .formats.rulebooks import rule_book
+from .judge.solve import SolverTimeout, time_limit
 from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
 from .tools.conformance import CaseResult, Failure
 from .tools.explore import CoreReport, EditionChoice
@@ -136,6 +137,7 @@ __all__ = [
     "RuleBook",
     "SaveFileError",
     "Season",
+    "SolverTimeout",
     "SupportHold",
     "SupportMove",
     "Unit",
@@ -151,5 +153,6 @@ __all__ = [
     "read_cases",
     "rule_book",
     "standard",
+    "time_limit",
     "variant",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import sys
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -13,10 +13,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from topology import Board, MapDataError, standard, variant, variant_names
+from topology.files import TextFileError, parse_json, read_text
 
-from .errors import DipsatError, OrderSyntaxError, unreadable
-from .formats.cases import Case, case_files, read_cases
+from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
+from .judge import solve
 from .tools.compare import compare
 from .tools.conformance import run
 from .tools.explain import explain, render
@@ -54,6 +56,25 @@ VariantOption = Annotated[str | None, typer.Option("--variant", help=VARIANT_HEL
 HtmlOption = Annotated[
     str | None, typer.Option("--html", help="also write it as one self-contained HTML page")
 ]
+TimeLimitOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time-limit",
+        metavar="SECONDS",
+        help="the most one call of the solver may take (10 by default); running out is an "
+        "error, never a guess",
+    ),
+]
+
+
+def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
+    """Bound the solver's time for the rest of the command (`--time-limit`)."""
+    if seconds is None:
+        return
+    try:
+        ctx.with_resource(solve.time_limit(seconds))
+    except DipsatError as error:
+        raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -85,9 +106,9 @@ def parse(
     """Print each order in canonical DATC notation, one per line."""
     name = "<stdin>" if file == "-" else file
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"{name}: {unreadable(error)}") from error
+        text = read_text(file, MAX_CASE_FILE_BYTES)
+    except TextFileError as error:
+        raise fail(str(CaseFormatError(error.message, name, error.line, error.column))) from error
     if phase not in (None, "movement", "retreat", "adjustment"):
         raise fail(f"--phase: expected movement, retreat or adjustment, found {phase!r}")
     lines = []
@@ -131,13 +152,16 @@ def _load(paths: list[str], board: str | None = None) -> list[Case]:
 
 @app.command()
 def check(
+    ctx: typer.Context,
     paths: Annotated[list[str], typer.Argument(help="case files or folders of *.cases")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: RulesOption = None,
     html: HtmlOption = None,
     board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Run every case under the paths and report conformance by section."""
+    _solver_time(ctx, time_limit)
     try:
         book = rule_book(rules) if rules else None
         report = run(_load(paths, board), book)
@@ -169,13 +193,16 @@ def check(
 
 @app.command()
 def adjudicate(
+    ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="a case file (position and orders)")],
     case: Annotated[str | None, typer.Option("--case", help="the case to adjudicate")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the resolution as JSON")] = False,
     rules: RulesOption = None,
     board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
+    _solver_time(ctx, time_limit)
     chosen = [_one_case(file, case, board)]
     try:
         data = explain(chosen[0], rule_book(rules or chosen[0].edition))
@@ -261,14 +288,17 @@ def replay(
 
 @app.command()
 def explore(
+    ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="a case file")],
     case: Annotated[str | None, typer.Option("--case", help="the case to explore")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the cores as JSON")] = False,
     rules: RulesOption = None,
     html: HtmlOption = None,
     board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Every consistent resolution of each paradox core, and which one each edition picks."""
+    _solver_time(ctx, time_limit)
     target = _one_case(file, case, board)
     try:
         book = rule_book(rules or target.edition)
@@ -314,6 +344,8 @@ def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
         cases = [c for f in case_files([file]) for c in read_cases(f, on)]
     except DipsatError as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
+    if not cases:
+        raise fail(f"{file}: holds no case; expected a 'case ID: TITLE' line")
     chosen = [c for c in cases if case is None or c.id == case]
     if not chosen and folder:
         raise fail(f"{file}: no case {case!r} in its {len(set(c.path for c in cases))} case files")
@@ -329,6 +361,7 @@ def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
 
 @app.command("render")
 def render_picture(
+    ctx: typer.Context,
     file: Annotated[
         str,
         typer.Argument(
@@ -360,9 +393,11 @@ def render_picture(
         ),
     ] = False,
     board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Draw a case, a saved game or a recorded game as an SVG or PNG picture: the board,
     the units, the orders and their outcomes (a multiverse as a grid of boards)."""
+    _solver_time(ctx, time_limit)
     suffix = Path(target).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise fail(f"{target}: --out must name a .svg or a .png file")
@@ -420,7 +455,9 @@ def _picture(
             title = f"{name}: {game.position.phase}, orders pending"
             return board_svg(pending_scene(game.position, game.orders, book, title), whole)
         if number > len(game.history):
-            raise fail(f"{file}: --step {step}: the game has {len(game.history)} phase(s) played")
+            raise fail(
+                f"{file}: --step {step:.40}: the game has {len(game.history)} phase(s) played"
+            )
         past = game.history[number - 1]
         title = f"{name}: phase {number} of {len(game.history)} played"
         scene, _ = played_scene(past.position, past.orders, book, title)
@@ -430,7 +467,7 @@ def _picture(
     blocks = len(chosen.blocks)
     number = _step_number(file, step, [])
     if number is not None and number > blocks:
-        raise fail(f"{file}: --step {step}: case {chosen.id} has {blocks} phase block(s)")
+        raise fail(f"{file}: --step {step:.40}: case {chosen.id} has {blocks} phase block(s)")
     from .tools.scenes import case_svg
 
     return case_svg(chosen, book, number, whole)
@@ -440,26 +477,30 @@ def _step_number(file: str, step: str | None, phases: list[str]) -> int | None:
     """--step as a number from 1, or (for a game) the number of the phase it names."""
     if step is None:
         return None
-    if step.strip().lstrip("-").isdigit():
-        if int(step) < 1:
-            raise fail(f"{file}: --step {step}: phases are counted from 1")
-        return int(step)
-    named = [n for n, code in enumerate(phases, start=1) if code.upper() == step.strip().upper()]
+    text = step.strip()
+    if re.fullmatch(r"-?[0-9]+", text, re.ASCII):
+        number = int(text) if len(text) <= 12 else 10**12  # past any game's end
+        if number < 1:
+            raise fail(f"{file}: --step {step:.40}: phases are counted from 1")
+        return number
+    named = [n for n, code in enumerate(phases, start=1) if code.upper() == text.upper()]
     if not named:
         known = (
             f"a number or one of its phases ({phases[0]} ... {phases[-1]})"
             if phases
-            else ("a number")
+            else "a number"
         )
-        raise fail(f"{file}: --step {step}: expected {known}")
+        raise fail(f"{file}: --step {step!r:.40}: expected {known}")
     return named[0]
 
 
 def _is_recorded_game(file: str) -> bool:
     """A JSON object with "phases" and no "format" is a recorded game in the MILA format."""
+    from .formats.savegame import MAX_SAVE_FILE_BYTES
+
     try:
-        data = json.loads(Path(file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        data = parse_json(read_text(file, MAX_SAVE_FILE_BYTES))
+    except TextFileError:
         return False  # the saved-game reader reports what is wrong with it
     return isinstance(data, dict) and "phases" in data and "format" not in data
 
@@ -478,14 +519,17 @@ def _is_saved_game(file: str) -> bool:
 
 @app.command("compare-rules")
 def compare_rules(
+    ctx: typer.Context,
     first: Annotated[str, typer.Argument(help="a rule book: edition name or TOML file")],
     second: Annotated[str, typer.Argument(help="another rule book")],
     paths: Annotated[list[str], typer.Argument(help="case files or folders")],
     as_json: Annotated[bool, typer.Option("--json", help="print the differences as JSON")] = False,
     html: HtmlOption = None,
     board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """The cases whose outcomes differ between two rule books, with the orders that differ."""
+    _solver_time(ctx, time_limit)
     try:
         books = rule_book(first), rule_book(second)
         cases = _load(paths, board)
@@ -672,8 +716,9 @@ def game_order(
 
 
 @game_app.command("adjudicate")
-def game_adjudicate(file: GameFile) -> None:
+def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOption = None) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
+    _solver_time(ctx, time_limit)
     from .formats.savegame import load_any, save
 
     try:

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-
-def unreadable(error: OSError | UnicodeDecodeError) -> str:
-    """What keeps a file from being read, in one form for every reader: "cannot read: No
-    such file or directory", "expected UTF-8 text: invalid start byte"."""
-    if isinstance(error, UnicodeDecodeError):
-        return f"expected UTF-8 text: {error.reason}"
-    return f"cannot read: {error.strerror or error}"
+from topology.files import PlacedError
 
 
 class DipsatError(ValueError):
@@ -47,21 +41,10 @@ class IllegalOrderError(DipsatError):
         return f"line {self.line}: {self.text.strip()!r}: {self.message}"
 
 
-class PositionError(DipsatError):
+class PositionError(DipsatError, PlacedError):
     """A position that cannot be (a fleet inland, an army at sea, an unknown power, two
     units in one province, a coast the province lacks), or position text that cannot be
     read, with the line and column of the trouble."""
-
-    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        if self.line:
-            return f"line {self.line}, column {self.column}: {self.message}"
-        return self.message
 
 
 class CaseFormatError(DipsatError):

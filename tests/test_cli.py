@@ -108,8 +108,11 @@ def test_a_fault_of_the_whole_file_names_the_file_alone(tmp_path):
     for command in ("check", "adjudicate", "explore", "parse", "replay"):
         assert dipsat(command, str(missing)).stderr == absent, command  # one form for all
     binary = tmp_path / "binary.cases"
-    binary.write_bytes(b"case X.1: t\n\xff\n")
-    assert dipsat("check", str(binary)).stderr.startswith(f"{binary}: expected UTF-8 text")
+    binary.write_bytes(b"case X.1: t\nA \xff\n")  # a bad byte is placed by line and column
+    assert (
+        dipsat("check", str(binary)).stderr
+        == f"{binary}:2:3: expected UTF-8 text, found byte 0xff\n"
+    )
 
 
 def test_adjudicate_explains_outcomes():
@@ -280,3 +283,69 @@ def test_the_case_reader_is_lenient_where_nothing_can_be_misread(tmp_path):
     loose.write_text("case X.1: t\n\tfrance\n    A Paris - Burgundy => succeeds\n")
     (a,), (b,) = read_cases(plain), read_cases(loose)
     assert a.blocks == b.blocks and a.position == b.position
+
+
+def test_time_limit_on_the_command_line_is_an_error_when_it_runs_out():
+    slow = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--time-limit", "1e-9")
+    assert slow.returncode == 2
+    assert slow.stderr.endswith(
+        "the solver reached its time limit (1e-09 s) before settling the turn\n"
+    )
+    checked = dipsat("check", "cases/datc/6F.cases", "--time-limit", "1e-9", "--json")
+    assert checked.returncode == 1  # the cases that need the solver fail, saying why
+    assert "time limit" in json.loads(checked.stdout)["failures"][0]["got"]
+    assert (
+        dipsat(
+            "adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--time-limit", "5"
+        ).returncode
+        == 0
+    )
+    for odd in ("nan", "inf", "0", "-1"):
+        result = dipsat("explore", "cases/datc/6F.cases", "--case", "6.F.14", "--time-limit", odd)
+        assert result.returncode == 2
+        assert result.stderr.startswith("--time-limit: expected a finite number of seconds above 0")
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("²", "--step '²': expected a number"),
+        ("--1", "--step '--1': expected a number"),
+        ("-1", "--step -1: phases are counted from 1"),
+        ("9" * 5000, "--step " + "9" * 40 + ": case 6.A.1 has 1 phase block(s)"),
+    ],
+)
+def test_odd_step_values_are_refused_with_a_message(tmp_path, step, message):
+    picture = tmp_path / "p.svg"
+    result = dipsat(
+        "render", "cases/datc/6A.cases", "--case", "6.A.1", "--step", step, "--out", str(picture)
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"cases/datc/6A.cases: {message}\n"
+
+
+def test_an_empty_case_file_and_a_byte_order_mark(tmp_path):
+    empty = tmp_path / "empty.cases"
+    empty.write_text("")
+    for command in ("adjudicate", "explore"):
+        result = dipsat(command, str(empty))
+        assert (result.returncode, result.stderr) == (
+            2,
+            f"{empty}: holds no case; expected a 'case ID: TITLE' line\n",
+        )
+    marked = tmp_path / "marked.cases"
+    marked.write_bytes(b"\xef\xbb\xbfcase X.1: t\nEngland:\nF London - North Sea => succeeds\n")
+    assert dipsat("check", str(marked)).returncode == 0
+
+
+def test_one_order_given_twice_is_illegal_the_second_time_in_every_command(tmp_path):
+    """check used to crash in its multiverse pass on a repeated order (issue 20)."""
+    twice = tmp_path / "twice.cases"
+    twice.write_text(
+        "case X.1: t\nEngland:\nF London - North Sea => succeeds\nF London - North Sea => illegal\n"
+    )
+    assert dipsat("check", str(twice)).returncode == 0
+    adjudicated = dipsat("adjudicate", str(twice))
+    assert adjudicated.returncode == 0
+    assert "illegal  (F London already has an order)" in adjudicated.stdout
+    assert dipsat("render", str(twice), "--out", str(tmp_path / "t.svg")).returncode == 0

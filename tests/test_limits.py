@@ -61,7 +61,7 @@ def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatc
     path = tmp_path / "game.json"
     savegame.save(savegame.new_game(), path)
     assert path.stat().st_size > 1000
-    with pytest.raises(SaveFileError, match="larger than 1000 bytes") as caught:
+    with pytest.raises(SaveFileError, match="larger than 1,000 bytes") as caught:
         savegame.load(path)
     assert str(path) in str(caught.value)
 
@@ -80,3 +80,45 @@ def test_a_reply_python_cannot_parse_is_a_protocol_error(line: str) -> None:
 
     with pytest.raises(ProtocolError, match="expected a JSON object"):
         read_reply(line, "t1")
+
+
+def test_a_phase_of_more_orders_than_the_limit_is_refused_at_that_line(tmp_path: Path) -> None:
+    """100,000 copies of one order took seconds to read before their refusal; the bound
+    stops reading at the first order past it (a repeated order is legal: DATC 6.I.7)."""
+    from solver.formats.cases import MAX_ORDERS_PER_PHASE
+
+    many = tmp_path / "many.cases"
+    many.write_text("case X.1: t\nEngland:\n" + "F London - North Sea\n" * 100_000)
+    with pytest.raises(CaseFormatError) as caught:
+        read_cases(many)
+    line = 3 + MAX_ORDERS_PER_PHASE
+    assert str(caught.value) == f"{many}:{line}:1: more than 10,000 orders in one phase"
+    many.write_text("case X.1: t\nEngland:\n" + "F London - North Sea => fails\n" * 3)
+    assert len(read_cases(many)[0].movement.orders) == 3  # below the bound, all are kept
+
+
+def test_a_year_past_the_last_is_refused_and_the_last_year_reads_back() -> None:
+    from solver.values.position import MAX_YEAR, Phase, PhaseKind, Season
+
+    last = Phase(MAX_YEAR, Season.FALL, PhaseKind.RETREAT)
+    assert Phase.parse(last.code) == last == Phase.parse(str(last))
+    assert Phase.parse(Phase(7, Season.SPRING, PhaseKind.MOVEMENT).code).year == 7
+    for year in (0, MAX_YEAR + 1, 10**23):
+        with pytest.raises(DipsatError, match=f"a year from 1 to {MAX_YEAR}"):
+            Phase(year, Season.SPRING, PhaseKind.MOVEMENT)
+    for text in ("S10000M", "Spring 100000000000000000000000 movement", "S١٩٠١M"):
+        with pytest.raises(DipsatError):
+            Phase.parse(text)
+
+
+def test_a_time_limit_block_bounds_the_solver_and_refuses_odd_values() -> None:
+    import solver
+
+    (case,) = [c for c in read_cases(CASES / "6F.cases") if c.id.endswith("6.F.14")]
+    orders = [o.given for o in case.movement.orders]
+    with solver.time_limit(1e-9), pytest.raises(SolverTimeout, match=r"time limit \(1e-09 s\)"):
+        solver.adjudicate(case.position, orders)
+    assert solver.adjudicate(case.position, orders).cores  # the block ended: 10 s again
+    for odd in (float("nan"), float("inf"), 0, -1.0, "5", True):
+        with pytest.raises(DipsatError, match="time limit: expected"), solver.time_limit(odd):
+            pass

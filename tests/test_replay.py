@@ -114,7 +114,7 @@ def test_malformed_files_name_file_and_phase_and_the_others_still_run(tmp_path):
     assert report.mismatched == 0
     assert report.transitions == 36 - 1
     assert [str(e) for e in report.errors] == [
-        f"{bad['truncated']}: not JSON: Unterminated string starting at (line 1, column 4991)",
+        f"{bad['truncated']}: line 1, column 4991: not valid JSON: Unterminated string starting at",
         f"{bad['unit']}: S1902M: state.units.AUSTRIA: unknown unit string 'A VIEX'; "
         "expected 'A PAR', 'F STP/NC' or '*F SWE'",
         f"{bad['order']}: S1902R: orders.ITALY: cannot read 'A ROM -> -> TUN': column 10: "
@@ -169,7 +169,8 @@ def test_cli_json_report_and_exit_status(tmp_path):
     truncated = write_game(tmp_path, "truncated.json", FIRST.read_text(encoding="utf-8")[:100])
     broken = dipsat("replay", "--rules", "webdiplomacy", str(truncated), str(FIRST))
     assert broken.returncode == 2
-    assert broken.stderr.startswith(f"{truncated}: not JSON:")
+    assert broken.stderr.startswith(f"{truncated}: line 1, column ")
+    assert "not valid JSON" in broken.stderr
     assert "35 transitions: 35 matched, 0 mismatched" in broken.stdout
     assert "Traceback" not in broken.stderr
 

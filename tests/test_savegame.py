@@ -203,6 +203,51 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
             edited(game, json_set(["position", "units", "ENGLAND"], ["A PAR", "F PAR"])),
             "position",
         ),
+        # positions that cannot be (issue 20): Position refuses them for every reader
+        "a fleet inland": (
+            edited(game, json_set(["position", "units", "AUSTRIA"], ["F BOH"])),
+            "position: Austria F: a fleet cannot stand inland, in Bohemia",
+        ),
+        "an army at sea": (
+            edited(game, json_set(["position", "units", "ENGLAND"], ["A NTH"])),
+            "position: England A: an army cannot stand at sea, in North Sea",
+        ),
+        "a fleet on a split coast without its coast": (
+            edited(game, json_set(["position", "units", "RUSSIA"], ["F STP"])),
+            "a fleet in St Petersburg stands on one of its coasts (nc, sc)",
+        ),
+        "a centre owned twice": (
+            edited(game, json_set(["position", "centers", "FRANCE"], ["PAR", "VIE"])),
+            "position: 'vie' is owned twice",
+        ),
+        "a winter movement phase": (
+            edited(game, json_set(["position", "phase"], "W1901M")),
+            "position.phase: Winter 1901 movement: adjustments are in winter",
+        ),
+        "a year past the last": (
+            edited(game, json_set(["position", "phase"], "S10000M")),
+            "position.phase: expected a year from 1 to 9999, found 10000",
+        ),
+        "units awaiting retreat in a movement phase": (
+            edited(
+                game,
+                json_set(
+                    ["history", 0, "position", "dislodged"],
+                    {"AUSTRIA": {"A GAL": {"from": "UKR", "by_convoy": False}}},
+                ),
+            ),
+            "history[0].position: Spring 1901 movement has no units awaiting retreat",
+        ),
+        "a standoff where a unit stands": (
+            edited(
+                game,
+                lambda data: (
+                    json_set(["history", 0, "position", "phase"], "S1901R")(data),
+                    json_set(["history", 0, "position", "standoffs"], ["VIE"])(data),
+                ),
+            ),
+            "history[0].position: standoff in 'vie', where a unit stands",
+        ),
     }
 
 
@@ -230,7 +275,7 @@ def test_a_json_error_names_line_and_column(tmp_path):
 def test_binary_and_missing_files_are_refused(tmp_path):
     path = tmp_path / "g.json"
     path.write_bytes(b'{"format":\n "\xff"}')
-    with pytest.raises(SaveFileError, match=r":2:3: not UTF-8"):
+    with pytest.raises(SaveFileError, match=r":2:3: expected UTF-8 text, found byte 0xff"):
         load(path)
     with pytest.raises(SaveFileError) as caught:
         load(tmp_path / "absent.json")

@@ -573,7 +573,10 @@ def broken(code: str, old: str, new: str) -> str:
         (broken("ska", 'kind = "sea"', 'kind = "lake"'), ["province 'ska'", "kind"]),
         (TEXT.replace('home = ["bud", "tri", "vie"]', 'home = ["bud", "tri", "gal"]'), ["'gal'"]),
         (TEXT + '\n[[province]]\ncode = "ska"\n', ["province 'ska'", "twice"]),
-        (TEXT.replace('name = "standard"', 'name = "standard'), ["not valid TOML", "line"]),
+        (
+            TEXT.replace('name = "standard"', 'name = "standard'),
+            ["not valid TOML", "broken.toml:18:17:"],
+        ),
     ],
     ids=[
         "asymmetric-army",

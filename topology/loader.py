@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from . import files
 from .board import Board
 from .names import normalize
 from .places import (
@@ -28,6 +28,9 @@ from .places import (
 
 STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 """The standard map shipped with the package."""
+
+MAX_MAP_FILE_BYTES = 4_000_000
+"""The largest map, layout or MILA map file read."""
 
 _CODE = re.compile(r"[a-z][a-z0-9]*")
 _TOP_KEYS = {
@@ -76,17 +79,17 @@ def board_from_text(text: str, origin: str | os.PathLike[str]) -> Board:
 def read_text(path: Path, what: str) -> str:
     """A file's text, or a MapDataError naming the file and what went wrong."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapDataError(f"{path}: cannot read {what}: {exc}") from exc
+        return files.read_text(path, MAX_MAP_FILE_BYTES)
+    except files.TextFileError as exc:
+        raise MapDataError(f"{path}: {what}: {exc}") from exc
 
 
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
     """TOML text's data, or a MapDataError naming the file and the line at fault."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise MapDataError(f"{path}: not valid TOML: {exc}") from exc
+        return files.parse_toml(text)
+    except files.TextFileError as exc:
+        raise MapDataError(f"{path}:{exc.line}:{exc.column}: {exc.message}") from exc
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:

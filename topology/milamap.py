@@ -27,8 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import files
 from .board import Board
-from .loader import MapDataError, board_from_text
+from .loader import MAX_MAP_FILE_BYTES, MapDataError, board_from_text
 from .names import normalize
 from .places import COASTS
 
@@ -77,7 +78,7 @@ def find_mila_map(source: str | os.PathLike[str]) -> Path:
         MapDataError: no such file, and no such map in the package.
     """
     path = Path(source)
-    if path.is_file():
+    if path.exists() and not path.is_dir():  # a file, or a device or pipe read as one
         return path
     text = os.fspath(source)
     if "/" in text or os.sep in text:
@@ -230,8 +231,8 @@ class _Reader:
         self._seen[resolved] = via
         self.facts.files.append(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = files.read_text(path, MAX_MAP_FILE_BYTES)
+        except files.TextFileError as exc:
             message = f"cannot read MILA map file {path}: {exc}"
             raise (_fault(via, message) if via else MapDataError(f"{path}: {message}")) from exc
         power: str | None = None  # the power the lines below a power line are about

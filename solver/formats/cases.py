@@ -30,9 +30,10 @@ from topology import (
     standing_problem,
     variant,
 )
+from topology.files import TextFileError, read_text
 
 from ..cycle.game import Game, OneBoard
-from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError, unreadable
+from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError
 from ..multiverse.state import MBoard, Multiverse, Pause, Record, on_board, on_map, spot, turn_phase
 from ..values.decisions import DISLODGED, MOVE, Decision
 from ..values.notation import parse_given
@@ -63,6 +64,8 @@ from ..values.rules import RULE_BOOKS
 from .rulebooks import rule_book
 
 MAX_CASE_FILE_BYTES = 4_000_000
+MAX_ORDERS_PER_PHASE = 10_000
+"""The most orders one phase of a case gives (a unit may have several: DATC 6.I.7)."""
 EDITION_NAMES = tuple(RULE_BOOKS)  # the rule books a case may state expectations for
 OUTCOME_WORDS = frozenset(
     {
@@ -411,6 +414,11 @@ class _Reader:
         """'rules: 1982', 'variant: multiverse', 'phase: F1901M' and the like."""
         key, value = meta.group(1), meta.group(2).strip()
         draft.meta[key] = value
+        if key == "phase":
+            try:
+                Phase.parse(value)
+            except DipsatError as err:
+                raise self.fail(number, str(err), _column_after(line, ":")) from err
         if key == "rules" and value.endswith(".toml"):  # a rule book of the case's own
             draft.meta[key] = self.rule_book_file(number, line, value)
             return
@@ -524,6 +532,8 @@ class _Reader:
                 raise self.fail(number, "expected a recorded order with its boards written out")
             draft.world.recorded.append((CaseOrder(given, expected, number), number))
             return
+        if len(orders) >= MAX_ORDERS_PER_PHASE:
+            raise self.fail(number, f"more than {MAX_ORDERS_PER_PHASE:,} orders in one phase")
         orders.append(CaseOrder(given, expected, number, draft.revising, by_edition))
         first_block = len(draft.blocks) == 1  # later blocks order the units the game has then
         implied = draft.world is None and not isinstance(given.order, Waive)
@@ -1122,16 +1132,10 @@ def _attacker(entries: Iterable[tuple[Given, Outcome]], unit: Unit) -> str:
 def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
     """All cases of one file, on ``board`` (the standard board by default) where a case
     names no variant."""
-    path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_CASE_FILE_BYTES:
-            raise CaseFormatError(
-                f"case file is {size} bytes; at most {MAX_CASE_FILE_BYTES} are read", str(path), 0
-            )
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CaseFormatError(unreadable(err), str(path), 0) from err
+        text = read_text(path, MAX_CASE_FILE_BYTES)
+    except TextFileError as err:
+        raise CaseFormatError(err.message, str(path), err.line, err.column) from err
     return _Reader(str(path), board).read(text)
 
 

@@ -14,7 +14,6 @@ recorded state and one of our positions compare as sets of strings.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -22,13 +21,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from topology import Board, Kind, Location, MapDataError, UnitType, standard, variant
+from topology.files import TextFileError, parse_json, read_text
 
-from ..errors import DipsatError, OrderSyntaxError, unreadable
+from ..errors import DipsatError, OrderSyntaxError
 from ..judge.retreat_options import retreat_options
 from ..values.notation import parse_given
 from ..values.orders import Given, Place
 from ..values.position import DislodgedUnit, Phase, PhaseKind, Position, Unit, opening_phase
 from ..values.rules import DATC_2025, RuleBook
+
+MAX_GAME_FILE_BYTES = 64_000_000
+"""The largest game file read."""
 
 END = "COMPLETED"  # the pseudo-phase that ends some games
 _PHASE = re.compile(r"([SF])(\d{4})([MR])|(W)(\d{4})(A)")
@@ -221,15 +224,9 @@ def read_game(path: str | Path, board: Board | None = None) -> Game:
     The game is played on ``board``, or else on the map the file names (standard if none)."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise GameFileError(unreadable(error), name) from error
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise GameFileError(
-            f"not JSON: {error.msg} (line {error.lineno}, column {error.colno})", name
-        ) from error
+        data = parse_json(read_text(path, MAX_GAME_FILE_BYTES))
+    except TextFileError as error:
+        raise GameFileError(str(error), name) from error
     return parse_game(data, name, board)
 
 

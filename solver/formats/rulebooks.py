@@ -3,13 +3,13 @@ changes (see docs/rules.md)."""
 
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import CaseFormatError, DipsatError, unreadable
+from topology.files import TextFileError, parse_toml, read_text
+
+from ..errors import CaseFormatError, DipsatError
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value, upgraded
 
 
@@ -37,7 +37,8 @@ def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
     raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}{also}")
 
 
-_TOML_PLACE = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
+MAX_RULE_BOOK_BYTES = 1_000_000
+"""The largest rule book file read."""
 
 
 def load_rule_book(path: Path) -> RuleBook:
@@ -50,15 +51,9 @@ def load_rule_book(path: Path) -> RuleBook:
     """
     where = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise CaseFormatError(unreadable(err), where) from err
-    except tomllib.TOMLDecodeError as err:
-        place = _TOML_PLACE.match(str(err))
-        if place is None:
-            raise CaseFormatError(f"not valid TOML: {err}", where) from err
-        message, line, column = place.group(1), int(place.group(2)), int(place.group(3))
-        raise CaseFormatError(f"not valid TOML: {message}", where, line, column) from err
+        data = parse_toml(read_text(path, MAX_RULE_BOOK_BYTES))
+    except TextFileError as err:
+        raise CaseFormatError(err.message, where, err.line, err.column) from err
     unknown = set(data) - {"base", "name", "policies"}
     if unknown:
         raise CaseFormatError(
@@ -67,15 +62,17 @@ def load_rule_book(path: Path) -> RuleBook:
     base_name = data.get("base", "2025")
     if not isinstance(base_name, str) or base_name not in RULE_BOOKS:
         raise CaseFormatError(
-            f"base {base_name!r} is no edition; known: {', '.join(RULE_BOOKS)}", where
+            f"base {base_name!r:.60} is no edition; known: {', '.join(RULE_BOOKS)}", where
         )
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip():
-        raise CaseFormatError(f"name: expected the rule book's name as text, found {name!r}", where)
+        raise CaseFormatError(
+            f"name: expected the rule book's name as text, found {name!r:.60}", where
+        )
     policies: Any = data.get("policies", {})
     if not isinstance(policies, dict):
         raise CaseFormatError(
-            f"policies: expected a [policies] table of changes, found {policies!r}", where
+            f"policies: expected a [policies] table of changes, found {policies!r:.60}", where
         )
     spelled: dict[str, Any] = {}
     for key, value in policies.items():

@@ -21,7 +21,7 @@ from ..values.resolution import Core
 from ..values.rules import ConvoyParadox
 from .model import Structure, TurnModel, build
 from .propagate import propagate
-from .solve import SolverConfig, solutions, solve_one
+from .solve import SolverConfig, current_config, solutions, solve_one
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +99,7 @@ def settle(
 
     `recorded` decisions (of past boards a multiverse step does not re-adjudicate) keep
     their values and are not subject to their equations."""
-    config = config or SolverConfig()
+    config = config or current_config()
     decisions = structure.decisions()
     in_turn = set(decisions)
     history = {d: v for d, v in (recorded or {}).items() if d in in_turn}

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
@@ -17,6 +20,12 @@ class SolverConfig:
     max_time_in_seconds: float = 10.0
     random_seed: int = 0
     propagate: bool = True  # settle what propagation can without the solver (same answers)
+
+    def out_of_time(self) -> str:
+        return (
+            f"the solver reached its time limit ({self.max_time_in_seconds:g} s) "
+            "before settling the turn"
+        )
 
     def solver(self, enumerate_all: bool) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
@@ -39,6 +48,40 @@ class SolverTimeout(DipsatError):
     """The solver hit its time limit: the turn is not adjudicated (no guessed answer)."""
 
 
+_CONFIG: ContextVar[SolverConfig] = ContextVar(
+    "solver_config",
+    default=SolverConfig(),  # noqa: B039 (frozen, never changed in place)
+)
+
+
+def current_config() -> SolverConfig:
+    """The solver settings of the code running now: the defaults, or those a `time_limit`
+    block set."""
+    return _CONFIG.get()
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Within the block, each call of the solver may take at most `seconds` (10 by
+    default); running out raises `SolverTimeout`, never a guessed answer.  Turns that
+    propagation settles never call the solver.
+
+    Raises:
+        DipsatError: `seconds` is not a finite number above 0.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise DipsatError(f"time limit: expected seconds as a number, found {seconds!r:.40}")
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise DipsatError(
+            f"time limit: expected a finite number of seconds above 0, found {seconds}"
+        )
+    token = _CONFIG.set(replace(_CONFIG.get(), max_time_in_seconds=float(seconds)))
+    try:
+        yield
+    finally:
+        _CONFIG.reset(token)
+
+
 class _Collector(cp_model.CpSolverSolutionCallback):
     def __init__(self, lits: Sequence[tuple[Decision, cp_model.IntVar]], limit: int) -> None:
         super().__init__()
@@ -53,28 +96,30 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def solutions(
-    turn_model: TurnModel, limit: int, config: SolverConfig = SolverConfig()
+    turn_model: TurnModel, limit: int, config: SolverConfig | None = None
 ) -> list[dict[Decision, bool]]:
     """Up to `limit` distinct assignments of the model's decisions, in a canonical order."""
+    config = config or current_config()
     lits = sorted(turn_model.lits.items())
     collector = _Collector(lits, limit)
     status = config.solver(True).solve(turn_model.model, collector)
     if status == cp_model.UNKNOWN or (
         status == cp_model.FEASIBLE and len(collector.found) < limit and not collector.found
     ):
-        raise SolverTimeout("the solver reached its time limit before settling the turn")
+        raise SolverTimeout(config.out_of_time())
     unique = {tuple(sorted(s.items())): s for s in collector.found}
     return [unique[k] for k in sorted(unique)]
 
 
 def solve_one(
-    turn_model: TurnModel, config: SolverConfig = SolverConfig()
+    turn_model: TurnModel, config: SolverConfig | None = None
 ) -> dict[Decision, bool] | None:
     """One solution of a model known to have at most one, or None if it has none."""
+    config = config or current_config()
     solver = config.solver(False)
     status = solver.solve(turn_model.model)
     if status == cp_model.UNKNOWN:
-        raise SolverTimeout("the solver reached its time limit before settling the turn")
+        raise SolverTimeout(config.out_of_time())
     if status == cp_model.INFEASIBLE:
         return None
     return {d: bool(solver.value(v)) for d, v in sorted(turn_model.lits.items())}

@@ -21,7 +21,7 @@ from ..judge.legality import analyse
 from ..judge.model import Structure, build
 from ..judge.movement import adjudicate
 from ..judge.resolution import as_it_stands
-from ..judge.solve import SolverConfig, solutions
+from ..judge.solve import SolverConfig, current_config, solutions
 from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
 from ..values.outcomes import BackupRule
@@ -124,7 +124,7 @@ def explore(
 ) -> list[CoreReport]:
     """Lay out every core of the turn under `rules` (legality and equations) and what each
     edition makes of it."""
-    config = config or SolverConfig()
+    config = config or current_config()
     turn = analyse(position, orders, rules)
     structure = Structure.of(turn)
     settled = settle(structure, config, recorded)

@@ -58,6 +58,10 @@ _KINDS = {
 }
 
 
+MAX_YEAR = 9999
+"""The last year a phase may be in (its code keeps four digits: 'F9999M')."""
+
+
 @dataclass(frozen=True, slots=True)
 class Phase:
     """A season of a year and what is done in it: Winter is for adjustments only, the other
@@ -72,8 +76,8 @@ class Phase:
             raise DipsatError(
                 f"expected a Season and a PhaseKind, found {self.season!r}, {self.kind!r}"
             )
-        if not isinstance(self.year, int) or self.year < 1:
-            raise DipsatError(f"expected a year from 1 on, found {self.year!r}")
+        if not isinstance(self.year, int) or not 1 <= self.year <= MAX_YEAR:
+            raise DipsatError(f"expected a year from 1 to {MAX_YEAR}, found {self.year!r:.40}")
         if (self.season is Season.WINTER) != (self.kind is PhaseKind.ADJUSTMENT):
             raise DipsatError(
                 f"{self.season.value} {self.year} {self.kind.value}: adjustments are in winter,"
@@ -92,12 +96,12 @@ class Phase:
     def parse(cls, text: str) -> Phase:
         """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
         text = text.strip()
-        short = re.fullmatch(r"([SFWsfw])(\d{1,5})([MRAmra])", text)
+        short = re.fullmatch(r"([SFWsfw])([0-9]{1,6})([MRAmra])", text)
         if short:
             season, year, kind = short.groups()
         else:
             words = text.lower().replace(",", " ").split()
-            if len(words) != 3 or not words[1].isdigit():
+            if len(words) != 3 or not re.fullmatch("[0-9]{1,6}", words[1]):
                 raise DipsatError(
                     f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
                 )

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from topology import Board, MapDataError, standard, variant, variant_names
+from topology.files import TextFileError, parse_json, read_text
 
 from ...errors import CaseFormatError, DipsatError, SaveFileError
 from ...values.orders import Given
@@ -220,16 +221,16 @@ class _Reader:
             self.province(code, f"{where}.standoffs[{i}]")
         try:
             position = read_position(data, self.board)
+            return Position(
+                position.phase,
+                position.units,
+                position.centres,
+                position.dislodged,
+                frozenset(c.lower() for c in standoffs),
+                board=position.board,
+            )
         except (DipsatError, KeyError, TypeError, AttributeError) as err:
             raise self.fail(where, str(err)) from err
-        return Position(
-            position.phase,
-            position.units,
-            position.centres,
-            position.dislodged,
-            frozenset(c.lower() for c in standoffs),
-            board=position.board,
-        )
 
     def read_board(self, data: dict[str, Any]) -> None:
         """The board the game is played on: "board" names a variant or a map file."""
@@ -277,31 +278,16 @@ class _Reader:
 
 def _parse(text: str, path: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SaveFileError(f"not valid JSON: {err.msg}", path, err.lineno, err.colno) from err
-    except RecursionError as err:
-        raise SaveFileError("JSON nested too deeply", path, 1, 1) from err
-    except ValueError as err:  # e.g. an integer beyond Python's digit limit
-        raise SaveFileError(f"not valid JSON: {err}", path, 1, 1) from err
+        return parse_json(text)
+    except TextFileError as err:
+        raise SaveFileError(err.message, path, err.line, err.column) from err
 
 
 def _read_text(path: str | os.PathLike[str]) -> str:
-    name = str(path)
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_SAVE_FILE_BYTES + 1)
-    except OSError as err:
-        raise SaveFileError(f"cannot read: {err.strerror or err}", name) from err
-    if len(raw) > MAX_SAVE_FILE_BYTES:
-        raise SaveFileError(f"larger than {MAX_SAVE_FILE_BYTES} bytes", name, 1, 1)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        raise SaveFileError("not UTF-8 text", name, line, column) from err
-    return text
+        return read_text(path, MAX_SAVE_FILE_BYTES)
+    except TextFileError as err:
+        raise SaveFileError(err.message, str(path), err.line, err.column) from err
 
 
 def position_lines(position: Position, indent: str = "") -> list[str]:
