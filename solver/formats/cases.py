@@ -899,6 +899,9 @@ class _Reader:
             raise self.fail(number, expected, column)
         unit_type = order.unit.type
         place = order.unit.place
+        problem = standing_problem(self.board.province(place.province), unit_type, place.coast)
+        if place.coast is not None and problem is not None:  # a set-up line names no odd coast
+            raise self.fail(number, problem, column)
         location = self.settle(number, place, unit_type, column)
         if coordinates:
             if place.timeline is None or place.turn is None:
