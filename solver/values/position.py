@@ -76,7 +76,11 @@ class Phase:
             raise DipsatError(
                 f"expected a Season and a PhaseKind, found {self.season!r}, {self.kind!r}"
             )
-        if not isinstance(self.year, int) or not 1 <= self.year <= MAX_YEAR:
+        if (
+            not isinstance(self.year, int)
+            or isinstance(self.year, bool)
+            or not 1 <= self.year <= MAX_YEAR
+        ):
             raise DipsatError(f"expected a year from 1 to {MAX_YEAR}, found {self.year!r:.40}")
         if (self.season is Season.WINTER) != (self.kind is PhaseKind.ADJUSTMENT):
             raise DipsatError(

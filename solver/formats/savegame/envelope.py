@@ -13,6 +13,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,7 +21,7 @@ from topology import Board, MapDataError, standard, variant, variant_names
 from topology.files import TextFileError, parse_json, read_text
 
 from ...errors import CaseFormatError, DipsatError, SaveFileError
-from ...values.orders import Given
+from ...values.orders import Given, Names
 from ...values.position import Phase, Position
 from ...values.rules import RuleBook, from_policy_table, is_edition, policy_table
 from ..mila import position_json, read_position
@@ -46,8 +47,15 @@ def _position_json(position: Position) -> dict[str, Any]:
     }
 
 
-def _orders_json(orders: Sequence[Given]) -> list[str]:
-    return [str(given) for given in orders]
+def _orders_json(orders: Sequence[Given], names: Names) -> list[str]:
+    """Each order's text with its places named by the game's board (never by codes, as an
+    order made in code without a board prints them: the text read back prints with the
+    board's names, and must give the same bytes)."""
+    return [_order_json(given, names) for given in orders]
+
+
+def _order_json(given: Given, names: Names) -> str:
+    return str(replace(given, board=names))
 
 
 def _dump(data: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
-from ...values.orders import Build, Given, Waive, timeline_name
+from ...values.orders import Build, Given, Names, Waive, timeline_name
 from ...values.outcomes import (
     BackupRule,
     Bounced,
@@ -52,6 +52,7 @@ from ..rulebooks import rule_book
 from .envelope import (
     FORMAT,
     VERSION,
+    _order_json,
     _orders_json,
     _parse,
     _position_json,
@@ -209,17 +210,17 @@ _REASON_FIELDS = {
 }
 
 
-def _record_json(record: Record | None) -> dict[str, Any] | None:
+def _record_json(record: Record | None, names: Names) -> dict[str, Any] | None:
     if record is None:
         return None
     return {
-        "orders": _orders_json(record.orders),
+        "orders": _orders_json(record.orders, names),
         "decisions": sorted(
             [kind, code, value] for (kind, code), value in record.decisions.items()
         ),
         "outcomes": [
             {
-                "order": str(o.given),
+                "order": _order_json(o.given, names),
                 "result": o.result,
                 "dislodged": o.dislodged,
                 "destroyed": o.destroyed,
@@ -236,7 +237,7 @@ def _board_json(board: MBoard) -> dict[str, Any]:
         "turn": board.turn,
         "position": _position_json(board.position),
         "created": None if board.created is None else _position_json(board.created),
-        "record": _record_json(board.record),
+        "record": _record_json(board.record, board.position.map),
     }
 
 
@@ -249,7 +250,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
         "rules": rules_json(game.rules),
         "boards": [_board_json(b) for b in mv.boards],
         "origins": [[t, None if src is None else list(src)] for t, src in mv.origins],
-        "orders": _orders_json(game.orders),
+        "orders": _orders_json(game.orders, mv.map),
     }
     if mv.pause is not None:  # written only when there is one: other files are unchanged
         data["pause"] = {

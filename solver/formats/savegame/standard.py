@@ -215,11 +215,11 @@ def _game_json(game: SavedGame) -> dict[str, Any]:
         **board_json(game.position.map),
         "rules": rules_json(game.rules),
         "position": _position_json(game.position),
-        "orders": _orders_json(game.orders),
+        "orders": _orders_json(game.orders, game.position.map),
         "history": [
             {
                 "position": _position_json(past.position),
-                "orders": _orders_json(past.orders),
+                "orders": _orders_json(past.orders, past.position.map),
                 "outcomes": [
                     {"order": r.order, "result": r.result, "reason": r.reason}
                     for r in past.outcomes
