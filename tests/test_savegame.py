@@ -408,6 +408,55 @@ def test_a_saved_game_has_the_permissions_of_any_new_file_or_keeps_its_own(tmp_p
         os.umask(old)
 
 
+def test_a_save_through_a_symbolic_link_changes_the_file_it_points_to(tmp_path):
+    """Issue 20: the rename replaced the link by a regular file and the game it pointed to
+    kept its old content. Now the link stays, the game changes, and the temporary file is
+    written beside the game (the rename stays within its folder)."""
+    (tmp_path / "games").mkdir()
+    real = tmp_path / "games" / "real.json"
+    link, chain = tmp_path / "link.json", tmp_path / "chain.json"
+    save(new_game(), real)
+    link.symlink_to(Path("games") / "real.json")  # relative, as `ln -s` makes them
+    chain.symlink_to("link.json")
+    for through, sample in ((link, played(1)), (chain, played(2))):
+        save(sample, through)
+        assert (link.is_symlink(), chain.is_symlink()) == (True, True)
+        assert load(real) == sample
+        assert load(through) == sample
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chain.json", "games", "link.json"]
+    assert [p.name for p in real.parent.iterdir()] == ["real.json"]
+    save(new_game(), chain)
+    result = dipsat("game", "order", str(link), "England: F LON - NTH")
+    assert result.exit_code == 0, result.stderr
+    assert link.is_symlink() and load(real).orders[-1].order.dest.province == "nth"
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o400, 0o555])
+def test_a_read_only_game_is_not_rewritten(tmp_path, mode):
+    """Issue 20: a read-only (0444) game was rewritten. A game no one may write is refused
+    by the library and by every command that changes a game, and left as it was."""
+    path = tmp_path / "g.json"
+    save(new_game(), path)
+    before = path.read_bytes()
+    path.chmod(mode)
+    try:
+        with pytest.raises(SaveFileError) as caught:
+            save(played(1), path)
+        assert str(caught.value) == f"{path}: read-only; not changed"
+        for command in (
+            ["game", "order", str(path), "England: F LON - NTH"],
+            ["game", "adjudicate", str(path)],
+        ):
+            result = dipsat(*command)
+            assert (result.exit_code, result.stderr) == (2, f"{path}: read-only; not changed\n")
+        assert path.read_bytes() == before
+        assert stat.S_IMODE(path.stat().st_mode) == mode
+        assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+        assert "order: " not in dipsat("game", "show", str(path)).stdout  # still reads
+    finally:
+        path.chmod(0o644)
+
+
 def dipsat(*args):
     """The command line run in this process (a subprocess per call would take seconds)."""
     from typer.testing import CliRunner

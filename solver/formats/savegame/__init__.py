@@ -73,7 +73,12 @@ def save(game: SavedGame | SavedMultiverse, path: str | os.PathLike[str]) -> Non
     """Write the game to `path` atomically: a reader sees the old file or the new, whole.
 
     The text goes to a temporary file beside `path`, is flushed to disk and renamed over
-    `path`; on any failure the temporary file is removed and `path` is left as it was."""
+    `path`; on any failure the temporary file is removed and `path` is left as it was.  A
+    symbolic link is followed: the file it points to is replaced and the link stays.
+
+    Raises:
+        SaveFileError: `path` is read-only ("read-only; not changed").
+        OSError: the file or its temporary file cannot be written."""
     _save_text(to_json(game), path)
 
 

@@ -64,8 +64,10 @@ def _dump(data: dict[str, Any]) -> str:
 
 
 def _save_text(text: str, path: str | os.PathLike[str]) -> None:
-    """Write `text` to `path` atomically, as `save` describes."""
-    target = Path(path)
+    """Write `text` to `path` atomically, as `save` describes: through a symbolic link to
+    the file it points to, and never over a read-only file."""
+    target = _target(path)
+    _refuse_read_only(target, str(path))
     data = text.encode("utf-8")
     temporary = ""
     try:
@@ -83,13 +85,35 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
         raise
-    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable
+    _sync_folder(target)
+    _sweep(target)
+
+
+def _target(path: str | os.PathLike[str]) -> Path:
+    """The file a save replaces: the file a symbolic link points to (through every link),
+    not the link, which a rename over it would replace by a copy."""
+    return Path(os.path.realpath(path))
+
+
+def _refuse_read_only(target: Path, name: str) -> None:
+    """A file its owner made read-only (no write permission for anyone: root could replace
+    it, as `os.access` tells), or that this user may not write, is left alone."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return  # no file yet (or none to read): the save itself says what is wrong
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise SaveFileError("read-only; not changed", name)
+
+
+def _sync_folder(target: Path) -> None:
+    """Make a rename in the game's folder durable."""
+    with contextlib.suppress(OSError, AttributeError):
         folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:
             os.fsync(folder)
         finally:
             os.close(folder)
-    _sweep(target)
 
 
 STALE_SECONDS = 3600
