@@ -671,17 +671,16 @@ def game_new(
         ),
     ] = None,
 ) -> None:
-    """Start a game at the opening position of a board and save it to FILE."""
-    from .formats.savegame import SavedGame, new_game, new_multiverse, save
+    """Start a game at the opening position of a board and save it to FILE (never over a
+    file that exists)."""
+    from .formats.savegame import SavedGame, create, new_game, new_multiverse
 
-    if Path(file).exists():
-        raise fail(f"{file}: already exists; choose another file")
     on = _board(board)
     if multiverse and on is not None and on is not standard():
         raise fail("--variant: a multiverse game is played on the standard board")
     try:
         game = new_multiverse(rules) if multiverse else new_game(rules, on)
-        save(game, file)
+        create(game, file)  # refuses a file that exists, even one made a moment ago
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
@@ -699,11 +698,13 @@ def game_order(
 ) -> None:
     """Submit orders for the current phase; each order with a problem is reported and left
     out, the others are kept (exit status 1 when some were left out)."""
-    from .formats.savegame import load_any, save
+    from .formats.savegame import changing
 
     try:
-        game, problems = load_any(file).submit(orders)
-        save(game, file)
+        with changing(file) as change:  # no other command changes the game meanwhile
+            game, problems = change.game.submit(orders)
+            if game != change.game:
+                change.save(game)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
@@ -719,11 +720,12 @@ def game_order(
 def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOption = None) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
     _solver_time(ctx, time_limit)
-    from .formats.savegame import load_any, save
+    from .formats.savegame import changing
 
     try:
-        game, lines = load_any(file).adjudicated()
-        save(game, file)
+        with changing(file) as change:  # an order given meanwhile waits, and is kept
+            game, lines = change.game.adjudicated()
+            change.save(game)
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:

@@ -451,7 +451,7 @@ def test_a_read_only_game_is_not_rewritten(tmp_path, mode):
             assert (result.exit_code, result.stderr) == (2, f"{path}: read-only; not changed\n")
         assert path.read_bytes() == before
         assert stat.S_IMODE(path.stat().st_mode) == mode
-        assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".g.json.lock", "g.json"]
         assert "order: " not in dipsat("game", "show", str(path)).stdout  # still reads
     finally:
         path.chmod(0o644)

@@ -4,16 +4,31 @@
 (`SavedMultiverse`: the same envelope with "variant": "multiverse") and `envelope` what both
 share: format and version, the size limit, JSON text in and out, the atomic save and the
 base reader.  `to_json` and `save` write either kind.  `load` and `from_json` read standard
-games only; `load_multiverse` reads multiverse games and `load_any` either.  The format and
-the guarantees are described in docs/reliability.md; the JSON Schema is
-docs/savegame.schema.json.
+games only; `load_multiverse` reads multiverse games and `load_any` either.  `create` writes
+a new game file and refuses one that exists; `changing` reads a game and saves its change
+under the game's lock (`locking`), so that two programs changing one game never lose a
+change.  The format and the guarantees are described in docs/reliability.md; the JSON
+Schema is docs/savegame.schema.json.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
-from .envelope import FORMAT, MAX_SAVE_FILE_BYTES, VERSION, _dump, _parse, _read_text, _save_text
+from .envelope import (
+    FORMAT,
+    MAX_SAVE_FILE_BYTES,
+    VERSION,
+    _dump,
+    _parse,
+    _read_text,
+    _refuse_read_only,
+    _save_text,
+    _target,
+)
+from .locking import LOCK_TIMEOUT_SECONDS, GameBusyError, locked
 from .multiverse import (
     VARIANT_MULTIVERSE,
     SavedMultiverse,
@@ -39,20 +54,26 @@ from .standard import (
 
 __all__ = [
     "FORMAT",
+    "LOCK_TIMEOUT_SECONDS",
     "MAX_SAVE_FILE_BYTES",
     "STANDARD_START",
     "VARIANT_MULTIVERSE",
     "VERSION",
+    "Change",
+    "GameBusyError",
     "PastPhase",
     "Recorded",
     "SavedGame",
     "SavedMultiverse",
     "adjudicate_game",
     "any_from_json",
+    "changing",
+    "create",
     "from_json",
     "load",
     "load_any",
     "load_multiverse",
+    "locked",
     "multiverse_from_json",
     "new_game",
     "new_multiverse",
@@ -93,3 +114,52 @@ def any_from_json(text: str, path: str = "-") -> SavedGame | SavedMultiverse:
 def load_any(path: str | os.PathLike[str]) -> SavedGame | SavedMultiverse:
     """Read a saved game of either kind from a file."""
     return any_from_json(_read_text(path), str(path))
+
+
+def create(game: SavedGame | SavedMultiverse, path: str | os.PathLike[str]) -> None:
+    """Write a new game file, atomically as `save` does; if a file has that name already
+    (made by anyone, at any moment before this one) it is left alone.
+
+    Raises:
+        SaveFileError: the file exists ("already exists; choose another file").
+        GameBusyError: another program is changing a game of that name.
+        OSError: the file cannot be written."""
+    with locked(path):
+        _save_text(to_json(game), path, new=True)
+
+
+class Change:
+    """A saved game being changed: `game` as read (or as last saved), `save` to replace it."""
+
+    def __init__(self, path: str | os.PathLike[str], game: SavedGame | SavedMultiverse) -> None:
+        self.path = path
+        self.game = game
+
+    def save(self, game: SavedGame | SavedMultiverse) -> None:
+        """Replace the game on disk (atomically, as `save` does) while the lock is held."""
+        save(game, self.path)
+        self.game = game
+
+
+@contextlib.contextmanager
+def changing(path: str | os.PathLike[str], timeout: float | None = None) -> Iterator[Change]:
+    """Read a saved game of either kind to change it, holding its lock until the block
+    ends: no other `changing` (in this or another process, such as a dipsat command) reads
+    the game meanwhile, so no change is lost::
+
+        with changing("my.json") as change:
+            game, problems = change.game.submit(["England: F London - North Sea"])
+            change.save(game)
+
+    Waits up to `timeout` seconds (`LOCK_TIMEOUT_SECONDS` by default) for another to
+    finish.  A read-only game is refused before it is read.  A block that does not call
+    `save` leaves the file as it was.
+
+    Raises:
+        GameBusyError: the game was still locked when the wait ran out ("FILE: another
+            dipsat command is changing this game; try again").
+        SaveFileError: the game cannot be read, or is read-only ("read-only; not changed").
+    """
+    with locked(path, timeout):
+        _refuse_read_only(_target(path), str(path))
+        yield Change(path, load_any(path))

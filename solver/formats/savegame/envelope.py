@@ -5,6 +5,7 @@ base reader that checks every field and reports a fault with the file and the pl
 from __future__ import annotations
 
 import contextlib
+import errno
 import glob
 import json
 import os
@@ -63,11 +64,13 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=True) + "\n"
 
 
-def _save_text(text: str, path: str | os.PathLike[str]) -> None:
+def _save_text(text: str, path: str | os.PathLike[str], *, new: bool = False) -> None:
     """Write `text` to `path` atomically, as `save` describes: through a symbolic link to
-    the file it points to, and never over a read-only file."""
+    the file it points to, and never over a read-only file.  `new`: refuse a file that
+    exists, at the moment the game appears ("already exists"), not by a look beforehand."""
     target = _target(path)
-    _refuse_read_only(target, str(path))
+    if not new:
+        _refuse_read_only(target, str(path))
     data = text.encode("utf-8")
     temporary = ""
     try:
@@ -79,7 +82,10 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
             tmp.write(data)
             tmp.flush()
             os.fsync(tmp.fileno())
-        os.replace(temporary, target)
+        if new:
+            _link_new(temporary, target, str(path))
+        else:
+            os.replace(temporary, target)
     except BaseException:
         if temporary:
             with contextlib.suppress(OSError):
@@ -87,6 +93,32 @@ def _save_text(text: str, path: str | os.PathLike[str]) -> None:
         raise
     _sync_folder(target)
     _sweep(target)
+
+
+def _link_new(temporary: str, target: Path, name: str) -> None:
+    """Give the written temporary file the game's name, unless a file has it: a link fails
+    if the name exists, so of two commands making one game exactly one succeeds.  The
+    temporary file is gone afterwards."""
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise SaveFileError("already exists; choose another file", name) from None
+    except OSError as error:
+        if error.errno not in _NO_LINKS:
+            raise
+        # a file system without hard links: claim the name, then rename over the claim
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            raise SaveFileError("already exists; choose another file", name) from None
+        os.replace(temporary, target)
+        return
+    with contextlib.suppress(OSError):  # the game is made; a stray is swept in an hour
+        os.unlink(temporary)
+
+
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
+"""What `os.link` fails with where the file system has no hard links."""
 
 
 def _target(path: str | os.PathLike[str]) -> Path:
