@@ -720,14 +720,17 @@ def game_order(
 def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOption = None) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""
     _solver_time(ctx, time_limit)
+    from .errors import SaveFileError
     from .formats.savegame import changing
 
     try:
         with changing(file) as change:  # an order given meanwhile waits, and is kept
             game, lines = change.game.adjudicated()
             change.save(game)
-    except DipsatError as error:
+    except SaveFileError as error:
         raise fail(str(error)) from error
+    except DipsatError as error:  # the adjudication refused: the file is as it was
+        raise fail(f"{file}: {error}") from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
     for line in lines:

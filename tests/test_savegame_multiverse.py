@@ -7,10 +7,13 @@ import copy
 import json
 
 import pytest
-from conftest import ROOT, json_set
+from conftest import ROOT, fuzz_examples, json_set
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from test_multiverse import REPEATED, play
+from test_properties_multiverse import BOOKS, orders_for, scenarios, start
 
-from solver.errors import SaveFileError
+from solver.errors import DipsatError, SaveFileError
 from solver.formats.savegame import (
     SavedMultiverse,
     any_from_json,
@@ -387,3 +390,57 @@ def test_the_schema_names_every_rule_book_and_policy():
     assert names and all(set(e) == set(RULE_BOOKS) for e in names)
     policies = [n for n in walk(schema) if "victory" in n.get("properties", {})]
     assert policies and all(set(n["properties"]) == set(POLICIES) for n in policies)
+
+
+def test_a_step_past_the_timeline_bound_is_refused_and_the_file_kept(game, tmp_path, monkeypatch):
+    """Issue 20: one step took a game from 980 to 1,316 timelines, after which it could
+    never be adjudicated again. The bound is checked on the step's result: here, with the
+    bound lowered to the game's three timelines, the step that forks a fourth is refused,
+    by the library and on the command line, and the file is left as it was."""
+    import solver.multiverse.step as stepping
+
+    path = tmp_path / "mv.json"
+    save(game, path)
+    before = path.read_bytes()
+    assert len(step(game.multiverse, game.orders, DATC_2025).after.origins) == 4
+    monkeypatch.setattr(stepping, "MAX_TIMELINES", 3)
+    refusal = (
+        "step refused: it would make 4 timelines (1 new), and a multiverse of at most 3 "
+        "timelines is adjudicated; the multiverse is left as it was"
+    )
+    with pytest.raises(DipsatError) as caught:
+        step(game.multiverse, game.orders, DATC_2025)
+    assert str(caught.value) == refusal
+    result = dipsat("game", "adjudicate", str(path))
+    assert (result.exit_code, result.stderr) == (2, f"{path}: {refusal}\n")
+    assert path.read_bytes() == before
+    monkeypatch.setattr(stepping, "MAX_TIMELINES", 4)  # at the bound: adjudicated
+    assert dipsat("game", "adjudicate", str(path)).exit_code == 0
+    assert len(load_multiverse(path).multiverse.origins) == 4
+
+
+@settings(max_examples=fuzz_examples(40), deadline=None)
+@given(scenarios, st.sampled_from(["2025", "J", "O"]), st.sampled_from([0, 0, 1]))
+def test_no_step_takes_a_multiverse_past_the_timeline_bound(scenario, book, room):
+    """Random multiverses stepped with random orders under a bound of their own timelines
+    and `room` more: the step is the unbounded step when its result is within the bound,
+    and refused, naming both counts, when it is not."""
+    import random
+    from unittest import mock
+
+    import solver.multiverse.step as stepping
+
+    n, timelines, _ = scenario
+    mv = start(n, timelines)
+    orders = orders_for(random.Random(f"bound-{n}"), mv)
+    free = step(mv, orders, BOOKS[book])
+    bound = len(mv.origins) + room
+    with mock.patch.object(stepping, "MAX_TIMELINES", bound):
+        event("within the bound" if len(free.after.origins) <= bound else "refused")
+        if len(free.after.origins) <= bound:
+            assert step(mv, orders, BOOKS[book]).after == free.after
+            return
+        with pytest.raises(DipsatError) as caught:
+            step(mv, orders, BOOKS[book])
+    assert f"make {len(free.after.origins)} timelines" in str(caught.value)
+    assert f"at most {bound} timelines" in str(caught.value)

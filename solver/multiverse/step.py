@@ -95,7 +95,13 @@ def step(
     rules: RuleBook = DATC_2025,
     config: SolverConfig | None = None,
 ) -> MultiverseStep:
-    """Adjudicate every head board once (see the module docstring)."""
+    """Adjudicate every head board once (see the module docstring).
+
+    Raises:
+        DipsatError: the multiverse has more than `MAX_TIMELINES` timelines, or the step
+            would make it have more (the step is refused: a multiverse past the bound
+            could never be adjudicated again).
+    """
     if len(mv.origins) > MAX_TIMELINES:
         raise DipsatError(
             f"a multiverse of at most {MAX_TIMELINES} timelines is adjudicated; "
@@ -110,6 +116,13 @@ def step(
     finally:
         if paused:
             gc.enable()
+    made = len(done.after.origins)
+    if made > MAX_TIMELINES:
+        raise DipsatError(
+            f"step refused: it would make {made} timelines ({made - len(mv.origins)} new), "
+            f"and a multiverse of at most {MAX_TIMELINES} timelines is adjudicated; "
+            "the multiverse is left as it was"
+        )
     if done.after.pause is None or done.after.won is not None:
         return done
     return replace(done, waiting=tuple(retreat_options(done.after, rules, paused=True).items()))
