@@ -233,3 +233,14 @@ def test_a_lock_inside_a_lock_on_one_game_is_refused_at_once(tmp_path):
         changing(link),
     ):
         pass
+
+
+def test_a_game_that_is_not_there_is_not_locked(tmp_path):
+    """A mistyped name is an error that leaves no lock file behind; a missing folder too."""
+    with pytest.raises(SaveFileError) as caught, changing(tmp_path / "typo.json"):
+        pass
+    assert str(caught.value) == f"{tmp_path / 'typo.json'}: cannot read: No such file or directory"
+    with pytest.raises(SaveFileError) as caught:
+        create(new_game(), tmp_path / "no" / "g.json")
+    assert str(caught.value).endswith("g.json: cannot write: No such file or directory")
+    assert list(tmp_path.iterdir()) == []

@@ -160,6 +160,8 @@ def changing(path: str | os.PathLike[str], timeout: float | None = None) -> Iter
             dipsat command is changing this game; try again").
         SaveFileError: the game cannot be read, or is read-only ("read-only; not changed").
     """
+    if not _target(path).exists():  # no lock file is left beside a game that is not there
+        _read_text(path)  # "cannot read: No such file or directory"
     with locked(path, timeout):
         _refuse_read_only(_target(path), str(path))
         yield Change(path, load_any(path))

@@ -58,7 +58,8 @@ def locked(path: str | os.PathLike[str], timeout: float | None = None) -> Iterat
     Raises:
         GameBusyError: the lock was still held when the wait ran out ("FILE: another dipsat
             command is changing this game; try again"), or this thread holds it already.
-        SaveFileError: the lock file cannot be made (the game's folder is not writable).
+        SaveFileError: the lock file cannot be made ("cannot write: ...": the game's folder
+            is missing or not writable).
     """
     from .envelope import _target
 
@@ -75,8 +76,8 @@ def locked(path: str | os.PathLike[str], timeout: float | None = None) -> Iterat
     try:
         # read-only is enough to lock, and opens a lock file that another user made
         fd = os.open(lock_path(target), os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
-    except OSError as error:
-        raise SaveFileError(f"cannot lock it: {error.strerror or error}", name) from error
+    except OSError as error:  # no folder, or one this user may not write: nor the game
+        raise SaveFileError(f"cannot write: {error.strerror or error}", name) from error
     try:
         deadline = time.monotonic() + wait
         while True:
