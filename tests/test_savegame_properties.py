@@ -13,11 +13,13 @@ one to four timelines (the scenarios of tests/test_properties_multiverse.py).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
+from typing import Any
 
 import pytest
-from conftest import fuzz_examples
+from conftest import ROOT, fuzz_examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_properties_multiverse import BOOKS, orders_for, start
@@ -199,8 +201,19 @@ def games(draw) -> SavedGame:
     return SavedGame(draw(rule_books()), position, tuple(pending), tuple(history))
 
 
+@functools.cache
+def schema() -> Any:
+    import jsonschema
+
+    published = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
+    return jsonschema.Draft202012Validator(published)
+
+
 def assert_round_trips(game: SavedGame | SavedMultiverse) -> None:
+    """The game saves to text that follows the published schema and loads to an equal
+    game, which saves to the same text."""
     text = to_json(game)
+    schema().validate(json.loads(text))
     again = any_from_json(text, "generated.json")
     assert again == game
     assert to_json(again) == text
