@@ -431,7 +431,7 @@ def test_a_save_through_a_symbolic_link_changes_the_file_it_points_to(tmp_path):
     assert link.is_symlink() and load(real).orders[-1].order.dest.province == "nth"
 
 
-@pytest.mark.parametrize("mode", [0o444, 0o400, 0o555])
+@pytest.mark.parametrize("mode", [0o444, 0o400, 0o555], ids=oct)
 def test_a_read_only_game_is_not_rewritten(tmp_path, mode):
     """Issue 20: a read-only (0444) game was rewritten. A game no one may write is refused
     by the library and by every command that changes a game, and left as it was."""

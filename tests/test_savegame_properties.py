@@ -329,7 +329,7 @@ def test_the_property_draws_every_kind_of_part():
     """The strategies reach what they claim to (dislodged units, standoffs, every order)."""
     seen: set[str] = set()
 
-    @settings(max_examples=200, database=None)
+    @settings(max_examples=120, database=None)
     @given(games())
     def look(game):
         for position in [game.position, *(p.position for p in game.history)]:
