@@ -17,7 +17,7 @@ from solver.cli import app
 from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
 from solver.render.board import board_svg
-from solver.render.style import POWER_COLOURS, colour, power_tokens
+from solver.render.style import NEUTRAL_CENTRE, POWER_COLOURS, colour, power_tokens
 from solver.tools.scenes import case_scenes
 from topology import standard
 from topology.layout import layout_of
@@ -110,9 +110,11 @@ def map_problems(scene, root):
         if len(dots) != prov.is_centre:
             yield f"{code}: {len(dots)} centre dots"
         elif dots and dots[0].get("fill") != (
-            colour(owners[code], board.powers) if owners.get(code) else "#3b3326"
+            colour(owners[code], board.powers) if owners.get(code) else NEUTRAL_CENTRE
         ):
             yield f"{code}: centre dot {dots[0].get('fill')}, owner {owners.get(code)}"
+        elif dots and ("neutral" in classes(dots[0])) == bool(owners.get(code)):
+            yield f"{code}: centre dot classes {classes(dots[0])}, owner {owners.get(code)}"
         home = [colour(prov.home, board.powers)] if prov.home else []
         if [r.get("stroke") for r in rings] != home:
             yield f"{code}: home rings {[r.get('stroke') for r in rings]}, home {prov.home}"

@@ -21,7 +21,7 @@ from ..values.position import Position, Unit
 from ..values.resolution import Retreating
 from .arrows import Locate, draw_orders, draw_retreats, order_lines
 from .legend import draw_legend, legend_height, markers
-from .style import STYLE, colour, token
+from .style import NEUTRAL_CENTRE, STYLE, colour, token
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
 
@@ -96,8 +96,10 @@ def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layou
         owner = owners.get(code)
         cx = x + corner(code, board.province(code).kind)
         dot = {"class": "centre", "data-province": code, "cx": cx, "cy": y - 14, "r": 4.5}
-        fill = colour(owner, board.powers) if owner else "#3b3326"
+        fill = colour(owner, board.powers) if owner else NEUTRAL_CENTRE
         circle = el(dots, "circle", {**dot, "fill": fill})
+        if not owner:
+            circle.set("class", "centre neutral")
         title(
             circle,
             f"{board.province(code).name}: " + (f"owned by {owner}" if owner else "no owner"),

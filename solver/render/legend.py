@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from .arrows import cross
-from .style import FAIL, OTHER_COLOUR, PALETTE, power_colours, token
+from .style import FAIL, NEUTRAL_CENTRE, OTHER_COLOUR, PALETTE, power_colours, token
 from .svg import el
 
 
@@ -114,8 +114,10 @@ def draw_legend(g: ET.Element, prefix: str, powers: Sequence[str]) -> None:
             "stroke-width": 2,
         },
     )
-    el(g, "circle", {"cx": 15, "cy": y, "r": 4.5, "fill": "#3b3326"})
-    el(g, "text", {"x": 40, "y": y + 4}, "supply centre: dot owner, ring home")
+    el(g, "circle", {"cx": 15, "cy": y, "r": 4.5, "fill": PALETTE[2], "stroke": "#fff"})
+    neutral = {"cx": 50, "cy": y, "r": 4.5, "fill": NEUTRAL_CENTRE, "class": "centre neutral"}
+    el(g, "circle", neutral)
+    el(g, "text", {"x": 64, "y": y + 4}, "centre: dot owner (white: none), ring home")
     y += 26
     for label, d, attrs in (
         ("move succeeds", "", {"stroke-width": 3.5}),
