@@ -3,6 +3,7 @@ the units, orders, outcomes and retreats; then `dipsat render` as a user runs it
 
 from __future__ import annotations
 
+import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -17,7 +18,7 @@ from solver.cli import app
 from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
 from solver.render.board import board_svg
-from solver.render.style import NEUTRAL_CENTRE, POWER_COLOURS, colour, power_tokens
+from solver.render.style import NEUTRAL_CENTRE, POWER_COLOURS, STYLE, colour, power_tokens
 from solver.tools.scenes import case_scenes
 from topology import standard
 from topology.layout import layout_of
@@ -249,6 +250,20 @@ def retreat_problems(scene, root):
 def test_dislodged_units_are_drawn_with_their_retreat_options():
     check_scenes(retreat_problems)
     assert sum(len(scene.retreating) for _, scene, _ in scenes()) > 50
+
+
+def test_a_unit_waiting_to_retreat_has_the_red_edge_of_a_dislodged_one():
+    waiting = [
+        g
+        for _, scene, root in scenes()
+        if scene.position.dislodged
+        for g in groups(root, "unit", "data-place")
+        if "retreating" in classes(g)
+    ]
+    assert len(waiting) > 20
+    rule = re.search(r"([^}\n]*)\{stroke:#d0312d;stroke-width:3\}", STYLE)
+    assert rule is not None
+    assert {".unit.dislodged .badge", ".unit.retreating .badge"} <= set(rule.group(1).split(","))
 
 
 def test_every_power_has_a_colour():

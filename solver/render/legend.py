@@ -176,7 +176,7 @@ def draw_legend(g: ET.Element, prefix: str, powers: Sequence[str]) -> None:
         "circle",
         {"cx": 15, "cy": y, "r": 9.5, "fill": OTHER_COLOUR, "stroke": FAIL, "stroke-width": 3},
     )
-    el(g, "text", {"x": 40, "y": y + 4}, "dislodged unit; dotted: its retreats")
+    el(g, "text", {"x": 40, "y": y + 4}, "dislodged or retreating; dotted: its retreats")
     y += 24
     per_row, width = _columns(powers)
     for n, (power, fill) in enumerate(power_colours(tuple(powers)).items()):

@@ -55,7 +55,7 @@ circle.centre.neutral{stroke:#3b3326;stroke-width:1.5}
 .home{fill:none;stroke-width:2}
 .unit text{font:700 10px sans-serif;fill:#fff;text-anchor:middle;pointer-events:none}
 .unit .badge{stroke:#fff;stroke-width:1.5}
-.unit.dislodged .badge{stroke:#d0312d;stroke-width:3}
+.unit.dislodged .badge,.unit.retreating .badge{stroke:#d0312d;stroke-width:3}
 .unit.destroyed .badge{stroke:#000;stroke-dasharray:2 2}
 .order{fill:none;stroke-linecap:round}
 .order.move .stem,.order.retreat .stem{stroke-width:3.5}
