@@ -253,7 +253,8 @@ def _draw_branches(
     origin: Callable[[BoardKey], Point],
     cell_h: float,
 ) -> None:
-    """A dashed line from the board a timeline forked from to that timeline's first board."""
+    """A dashed curve from the board a timeline forked from down to that timeline's first
+    board, labelled under its last stretch."""
     g = el(root, "g", {"class": "branches"})
     for timeline, source in mv.origins:
         if source is None or source not in boards:
@@ -276,12 +277,9 @@ def _draw_branches(
         )
         title(branch, f"timeline {timeline_name(timeline)} forks from {_name(source)}")
         el(branch, "path", {"class": "branch", "d": d})
-        el(
-            branch,
-            "text",
-            {"class": "branch-label", "x": start[0] + 6, "y": end[1] - 6},
-            f"fork: {timeline_name(timeline)} from {_name(source)}",
-        )
+        # below the curve, which never dips under the row it ends on
+        at = {"class": "branch-label", "x": start[0] + 8, "y": end[1] + 16}
+        el(branch, "text", at, f"fork: {timeline_name(timeline)} from {_name(source)}")
 
 
 def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
