@@ -3,6 +3,7 @@ the units, orders, outcomes and retreats; then `dipsat render` as a user runs it
 
 from __future__ import annotations
 
+import itertools
 import re
 import struct
 import sys
@@ -426,3 +427,24 @@ def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
     done = render(path, "--step", len(phases) + 1, "--out", target)
     assert done.exit_code == 2
     assert f"--step {len(phases) + 1}: the game has {len(phases)} phase(s)" in done.output
+
+
+def test_a_long_order_list_goes_on_in_a_column_beside_the_map(tmp_path):
+    """F1902M of a real game has more orders than fit beside the map: they go on in a second
+    column, no order split between two, and nothing is drawn below the map."""
+    path = ROOT / "tests" / "data" / "games" / "game_433761_ENGLAND_AG.json"
+    target = tmp_path / "phase.svg"
+    assert render(path, "--step", 5, "--out", target).exit_code == 0
+    root = svg_of(target)
+    view = next(s for s in root.iter(f"{NS}svg") if "map" in classes(s))
+    bottom = float(view.get("y")) + float(view.get("height"))
+    assert float(root.get("height")) == bottom
+    panel = next(g for g in root.iter(f"{NS}g") if "panel" in classes(g))
+    texts = [(float(t.get("x")), float(t.get("y")), t.text) for t in panel.iter(f"{NS}text")]
+    assert len({x for x, _, _ in texts}) == 2
+    assert all(y < bottom for _, y, _ in texts)
+    for (x, _, _), (next_x, _, text) in itertools.pairwise(texts):
+        assert x == next_x or not text.startswith("    "), text  # a wrapped line stays
+    legend = next(g for g in root.iter(f"{NS}g") if "legend" in classes(g))
+    legend_y = float(re.search(r",([\d.]+)\)", legend.get("transform")).group(1))
+    assert legend_y + 300 <= bottom

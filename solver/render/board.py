@@ -21,6 +21,7 @@ from ..values.position import Position, Unit
 from ..values.resolution import Retreating
 from .arrows import Locate, draw_orders, draw_retreats, order_lines
 from .legend import draw_legend, legend_height, markers
+from .panel import LINE, arrange, draw_lines, translate
 from .style import NEUTRAL_CENTRE, STYLE, colour, token
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
@@ -250,21 +251,30 @@ def board_svg(
     return to_text(root)
 
 
+COLUMN_W = 380.0
+"""The width of a column of the orders in words (50 letters) or of the legend."""
+
+
 def board_element(
     scene: Scene, whole: bool = False, prefix: str = "", legend: bool = True, box: Box | None = None
 ) -> ET.Element:
-    """The picture of one scene (see `board_svg`); ``box`` frames the map if given."""
+    """The picture of one scene (see `board_svg`); ``box`` frames the map if given.
+
+    Beside the map, the phase, the orders in words and the legend, in as many columns as
+    make the page smallest (`panel.arrange`)."""
     board = scene.position.map
     layout = layout_of(board)
     if box is None:
         box = (0, 0, layout.width, layout.height) if whole else focus_box(scene, layout)
     zoom = min(2.0, max(1.0, 640 / max(box[2], box[3])))
     map_w, map_h = box[2] * zoom, box[3] * zoom
-    panel_w = 380 if legend else 0
-    lines = _panel_lines(scene)
-    panel_h = 40 + 18 * len(lines) + (legend_height(board.powers) if legend else 0)
+    blocks = _panel_blocks(scene) if legend else []
+    heights = [LINE * len(b) for b in blocks]
+    if legend:
+        heights.append(20 + legend_height(board.powers))
+    columns = arrange(heights, map_w, map_h, COLUMN_W)
     top = 34 if scene.title else 0
-    width, height = map_w + panel_w, max(map_h, panel_h) + top
+    width, height = map_w + COLUMN_W * columns.count, max(map_h, columns.height) + top
     root = el(
         None,
         "svg",
@@ -286,41 +296,20 @@ def board_element(
     view = map_view(root, box, (0, top, map_w, map_h))
     draw_board(view, scene, prefix, layout)
     if legend:
-        panel = el(
-            root,
-            "g",
-            {"class": "panel", "transform": f"translate({num(map_w + 16)},{num(top + 10)})"},
-        )
-        draw_panel(panel, lines)
-        draw_legend(
-            el(
-                root,
-                "g",
-                {
-                    "class": "legend",
-                    "transform": (
-                        f"translate({num(map_w + 16)},{num(top + 30 + 18 * len(lines))})"
-                    ),
-                },
-            ),
-            prefix,
-            board.powers,
-        )
+        panel = el(root, "g", {"class": "panel", "transform": translate(map_w + 16, top)})
+        for lines, (column, y) in zip(blocks, columns.tops, strict=False):
+            draw_lines(panel, lines, (COLUMN_W * column, y))
+        column, y = columns.tops[-1]
+        at = translate(map_w + 16 + COLUMN_W * column, top + y + 20)
+        draw_legend(el(root, "g", {"class": "legend", "transform": at}), prefix, board.powers)
     return root
 
 
-def _panel_lines(scene: Scene) -> list[tuple[str, str]]:
-    """The phase, then each order with its outcome, wrapped to the panel's width."""
-    lines = [("heading", str(scene.position.phase))]
+def _panel_blocks(scene: Scene) -> list[list[tuple[str, str]]]:
+    """The phase, then each order with its outcome, wrapped to the panel's width: one block
+    each, which a column never splits."""
+    blocks = [[("heading", str(scene.position.phase))]]
     for index, given in enumerate(scene.orders):
         outcome = scene.outcomes[index] if scene.outcomes is not None else None
-        lines += order_lines(given, outcome, 50)
-    return lines
-
-
-def draw_panel(panel: ET.Element, lines: list[tuple[str, str]]) -> None:
-    for number, (kind, text) in enumerate(lines):
-        attrs = {"x": 0, "y": 14 + 18 * number, "class": kind}
-        if kind == "heading":
-            attrs["font-weight"] = 700
-        el(panel, "text", attrs, text)
+        blocks.append(order_lines(given, outcome, 50))
+    return blocks

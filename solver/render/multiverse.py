@@ -28,8 +28,9 @@ from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
 from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
+from .board import MAP_GROUPS, Scene, draw_board, focus_box, locator, map_view
 from .legend import draw_legend, legend_height, markers
+from .panel import LINE, arrange, draw_lines, translate
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
@@ -145,12 +146,14 @@ def grid_element(
         return (LABEL_W + (key[1] - first_turn) * (CELL_WIDTH + GAP), HEAD_H + row * (cell_h + GAP))
 
     grid_w = LABEL_W + columns * (CELL_WIDTH + GAP)
-    lines = _panel(drawn)
-    width = grid_w + PANEL_W
-    height = max(
-        HEAD_H + len(rows) * (cell_h + GAP),
-        60 + 18 * len(lines) + (legend_height(mv.map.powers) if legend else 0),
-    )
+    grid_h = HEAD_H + len(rows) * (cell_h + GAP)
+    blocks = _panel(drawn)
+    heights = [LINE * len(b) for b in blocks]
+    if legend:
+        heights.append(20 + legend_height(mv.map.powers))
+    panel = arrange(heights, grid_w, grid_h - 30, PANEL_W)
+    width = grid_w + PANEL_W * panel.count
+    height = max(grid_h, 30 + panel.height)
     root = el(
         None,
         "svg",
@@ -204,11 +207,12 @@ def grid_element(
         mv.map,
         [d.tag for d in across],
     )
-    panel = el(root, "g", {"class": "panel", "transform": f"translate({num(grid_w + 10)},40)"})
-    draw_panel(panel, lines)
+    panel_g = el(root, "g", {"class": "panel", "transform": translate(grid_w + 10, 30)})
+    for lines, (column, y) in zip(blocks, panel.tops, strict=False):
+        draw_lines(panel_g, lines, (PANEL_W * column, y))
     if legend:
-        legend_y = 60 + 18 * len(lines)
-        transform = f"translate({num(grid_w + 10)},{num(legend_y)})"
+        column, y = panel.tops[-1]
+        transform = translate(grid_w + 10 + PANEL_W * column, 30 + y + 20)
         legend_g = el(root, "g", {"class": "legend", "transform": transform})
         draw_legend(legend_g, prefix, mv.map.powers)
     if share:
@@ -282,9 +286,10 @@ def _draw_branches(
         el(branch, "text", at, f"fork: {timeline_name(timeline)} from {_name(source)}")
 
 
-def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
-    """The orders in words, grouped: the step's, those adjudicated again, the rest."""
-    lines = []
+def _panel(drawn: Sequence[Drawn]) -> list[list[tuple[str, str]]]:
+    """The orders in words, grouped: the step's, those adjudicated again, the rest; one block
+    per order (a group's heading goes with its first order)."""
+    blocks = []
     for tag, heading in (
         ("current", "Orders of this step"),
         ("revised", "Past orders adjudicated again"),
@@ -292,12 +297,10 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
         ("earlier", "Earlier orders (faded)"),
     ):
         chosen = [d for d in drawn if d.tag == tag]
-        if not chosen:
-            continue
-        lines.append(("heading", heading))
-        for d in chosen:
-            lines += order_lines(d.given, d.outcome, 54)
-    return lines
+        for number, d in enumerate(chosen):
+            lines = order_lines(d.given, d.outcome, 54)
+            blocks.append([("heading", heading), *lines] if number == 0 else lines)
+    return blocks
 
 
 # -- from played steps and saved games --------------------------------------------------------
