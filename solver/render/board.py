@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from topology import Board, Kind, Location
-from topology.extents import tile_size
+from topology.extents import place_extent, tile_size
 from topology.layout import Layout, layout_of
 
 from ..values.orders import Given, Place, named_places
@@ -20,6 +20,8 @@ from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Retreating
 from .arrows import Locate, draw_orders, draw_retreats, order_lines
+from .geometry import Box as Extent
+from .geometry import contains, inflate, overlaps, union, visible_parts
 from .legend import draw_legend, legend_height, markers
 from .panel import LINE, arrange, draw_lines, translate
 from .style import NEUTRAL_CENTRE, STYLE, colour, token
@@ -43,8 +45,13 @@ MAP_GROUPS = ("edges", "provinces", "owners")  # what draw_map draws: alike in m
 
 
 # -- the map --------------------------------------------------------------------------------
-def draw_map(parent: ET.Element, position: Position, board: Board, layout: Layout) -> None:
-    """Borders, provinces (land, coast, sea), split coasts and supply centres."""
+def draw_map(
+    parent: ET.Element, position: Position, board: Board, layout: Layout, clip: str | None = None
+) -> None:
+    """Borders, provinces (land, coast, sea), split coasts and supply centres; with ``clip``,
+    inside that clip path (a picture's view less the places it would cut)."""
+    if clip is not None:  # a view's clip path leaves out the places the view would cut
+        parent = el(parent, "g", {"clip-path": f"url(#{clip})"})
     edges = el(parent, "g", {"class": "edges"})
     army = {frozenset(e) for e in board.army_graph().edges}
     fleet = {frozenset(e) for e in board.fleet_graph().edges}
@@ -113,6 +120,46 @@ def corner(code: str, kind: Kind) -> float:
     return tile_size(code, kind)[0] - 2
 
 
+def drawn_extent(board: Board, layout: Layout, key: str) -> Extent:
+    """The box of what the map draws for a place (left, top, right, bottom): a province's
+    tile, label, centre dot and home ring, or a split coast's circle; strokes included."""
+    x, y = layout.point(key)
+    if "/" in key:
+        return (x - 12, y - 12, x + 12, y + 12)
+    prov = board.province(key)
+    half_w, half_h = tile_size(key, prov.kind)
+    box = (x - half_w - 1, y - half_h - 1, x + half_w + 1, y + half_h + 1)
+    if prov.is_centre:  # the dot, or the home ring round it (r 7.5, 2 wide)
+        cx, reach = x + corner(key, prov.kind), 8.5 if prov.home else 5.5
+        box = union([box, (cx - reach, y - 14 - reach, cx + reach, y - 14 + reach)])
+    return box
+
+
+def cut_places(board: Board, layout: Layout, box: Box) -> list[Extent]:
+    """The places a view onto ``box`` (x, y, width, height) would show only in part, each
+    as the box of what the map draws for it (`drawn_extent`)."""
+    view = (box[0], box[1], box[0] + box[2], box[1] + box[3])
+    found = []
+    for key in [*board.provinces, *sorted(k for k in layout.points if "/" in k)]:
+        extent = drawn_extent(board, layout, key)
+        if overlaps(extent, view) and not contains(view, extent):
+            found.append(inflate(extent, 1))
+    return found
+
+
+def clip_path(parent: ET.Element, ident: str, board: Board, layout: Layout, box: Box) -> bool:
+    """A clip path (id ``ident``) that leaves out the places the view onto ``box`` would
+    cut, so that a province is on the picture whole or not at all; False if none is cut."""
+    cut = cut_places(board, layout, box)
+    if not cut:
+        return False
+    view = (box[0], box[1], box[0] + box[2], box[1] + box[3])
+    clip = el(parent, "clipPath", {"id": ident})
+    for left, top, right, bottom in visible_parts(view, cut):
+        el(clip, "rect", {"x": left, "y": top, "width": right - left, "height": bottom - top})
+    return True
+
+
 # -- units ----------------------------------------------------------------------------------
 def draw_unit(
     parent: ET.Element, unit: Unit, at: Point, board: Board, extra: Sequence[str] = ()
@@ -143,14 +190,16 @@ def draw_board(
     scene: Scene,
     prefix: str,
     layout: Layout | None = None,
+    clip: str | None = None,
 ) -> None:
-    """Map, units, retreat options and orders of one scene, in layout coordinates.
+    """Map, units, retreat options and orders of one scene, in layout coordinates; the map
+    inside the clip path ``clip`` if given.
 
     In a movement phase the units that must retreat are marked where they stand; in a
     retreat phase they stand beside the unit that dislodged them."""
     board = scene.position.map
     layout = layout or layout_of(board)
-    draw_map(parent, scene.position, board, layout)
+    draw_map(parent, scene.position, board, layout, clip)
     fate: dict[str, list[str]] = {}
     for r in scene.retreating:
         fate[r.unit.province] = ["dislodged"] + ([] if r.options else ["destroyed"])
@@ -198,12 +247,14 @@ def locator(position: Position, layout: Layout) -> Locate:
 
 
 Box = tuple[float, float, float, float]
+"""A part of the map: (x, y, width, height)."""
 
 
 def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 70) -> Box:
     """The part of the map the scenes are about (their units, the places their orders name
-    and the retreat options), with a margin; the whole map when they name nothing. Pictures
-    that are compared side by side share the box of all of them."""
+    and the retreat options), with a margin, and grown so that every place whose point is in
+    it is in it whole; the whole map when they name nothing. Pictures that are compared side
+    by side share the box of all of them."""
     keys = []
     for scene in [scenes] if isinstance(scenes, Scene) else scenes:
         keys += [str(u.location) for u in scene.position.units]
@@ -219,7 +270,18 @@ def focus_box(scenes: Scene | Sequence[Scene], layout: Layout, margin: float = 7
     width, height = max(x1 - x0, 320), max(y1 - y0, 260)
     x0 = min(max(0, (x0 + x1) / 2 - width / 2), layout.width - width)
     y0 = min(max(0, (y0 + y1) / 2 - height / 2), layout.height - height)
-    return (x0, y0, width, height)
+    view = (x0, y0, x0 + width, y0 + height)
+    board = (scenes if isinstance(scenes, Scene) else scenes[0]).position.map
+    grown = [view]
+    for key, (x, y) in sorted(layout.points.items()):
+        if view[0] <= x <= view[2] and view[1] <= y <= view[3]:
+            kind = None if "/" in key else board.province(key).kind
+            left, top, right, bottom = place_extent(key.partition("/")[0], kind)
+            grown.append((x + left, y + top, x + right, y + bottom))
+    left, top, right, bottom = union(grown)
+    left, top = max(left, 0), max(top, 0)
+    right, bottom = min(right, layout.width), min(bottom, layout.height)
+    return (left, top, right - left, bottom - top)
 
 
 def map_view(parent: ET.Element, box: Box, at: Box) -> ET.Element:
@@ -290,11 +352,12 @@ def board_element(
     el(root, "style", text=STYLE)
     defs = el(root, "defs")
     markers(defs, prefix, board.powers)
+    clip = f"{prefix}view" if clip_path(defs, f"{prefix}view", board, layout, box) else None
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if scene.title:
         el(root, "text", {"x": 10, "y": 22, "font-size": 16, "font-weight": 700}, scene.title)
     view = map_view(root, box, (0, top, map_w, map_h))
-    draw_board(view, scene, prefix, layout)
+    draw_board(view, scene, prefix, layout, clip)
     if legend:
         panel = el(root, "g", {"class": "panel", "transform": translate(map_w + 16, top)})
         for lines, (column, y) in zip(blocks, columns.tops, strict=False):

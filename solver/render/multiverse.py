@@ -28,7 +28,7 @@ from ..values.orders import Given, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
 from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, draw_board, focus_box, locator, map_view
+from .board import MAP_GROUPS, Scene, clip_path, draw_board, focus_box, locator, map_view
 from .legend import draw_legend, legend_height, markers
 from .panel import LINE, arrange, draw_lines, translate
 from .style import STYLE
@@ -169,6 +169,7 @@ def grid_element(
     el(root, "style", text=STYLE + GRID_STYLE)
     defs = el(root, "defs")
     markers(defs, prefix, mv.map.powers)
+    clip = f"{prefix}view" if clip_path(defs, f"{prefix}view", mv.map, layout, box) else None
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if heading:
         el(root, "text", {"x": 10, "y": 24, "font-size": 16, "font-weight": 700}, heading)
@@ -182,7 +183,7 @@ def grid_element(
         label = f"{_name(key)}  {board.position.phase}"
         el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
         view = map_view(cell, box, (x, y, CELL_WIDTH, cell_h))
-        draw_board(view, scenes[key], prefix, layout)
+        draw_board(view, scenes[key], prefix, layout, clip)
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
     _draw_branches(root, mv, boards, origin, cell_h)
