@@ -12,18 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from topology import Board, Kind, Location
-from topology.extents import place_extent, tile_size
+from topology.extents import LABEL_DY, RETREAT_OFFSET, UNIT_DY, place_extent, tile_size
 from topology.layout import Layout, layout_of
 
 from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Retreating
-from .arrows import Locate, draw_orders, draw_retreats, order_lines
+from .arrows import Locate, Spot, Where, draw_orders, draw_retreats, order_lines
 from .geometry import Box as Extent
-from .geometry import contains, inflate, overlaps, union, visible_parts
-from .legend import draw_legend, legend_height, markers
+from .geometry import contains, inflate, overlaps, text_box, union, visible_parts
+from .legend import draw_legend, legend_height
+from .markers import markers
 from .panel import LINE, arrange, draw_lines, translate
+from .route import Field, Obstacle
 from .style import NEUTRAL_CENTRE, STYLE, colour, token
 from .svg import SVG_NS, Point, el, line_d, num, title, to_text
 
@@ -85,7 +87,7 @@ def draw_map(
                 "height": 2 * half_h,
             }
             el(g, "rect", {**attrs, "rx": 9})
-        el(g, "text", {"x": x, "y": y - 4}, code.upper())
+        el(g, "text", {"x": x, "y": y + LABEL_DY}, code.upper())
         if prov.home:
             ring = {"class": "home", "cx": x + corner(code, prov.kind), "cy": y - 14, "r": 7.5}
             el(g, "circle", {**ring, "stroke": colour(prov.home, board.powers)})
@@ -173,15 +175,50 @@ def draw_unit(
     if kind == "army":
         el(g, "circle", {"class": "badge", "cx": x, "cy": y, "r": 9.5, "fill": fill})
     else:
-        hull = [(x - 11, y - 7), (x + 11, y - 7), (x + 7, y + 8), (x - 7, y + 8)]
-        el(g, "path", {"class": "badge", "d": line_d(hull) + "Z", "fill": fill})
+        el(g, "path", {"class": "badge", "d": line_d(_hull(x, y)) + "Z", "fill": fill})
     el(g, "text", {"x": x, "y": y + 3.5}, unit.type.value)
 
 
+def _hull(x: float, y: float) -> list[Point]:
+    return [(x - 11, y - 7), (x + 11, y - 7), (x + 7, y + 8), (x - 7, y + 8)]
+
+
 def unit_point(layout: Layout, location: Location) -> Point:
-    """Where a unit's badge sits: the lower half of its province, or on its coast."""
+    """Where a unit's badge sits: below its province's label, or on its coast."""
     x, y = layout.point(str(location))
-    return (x, y) if location.coast else (x, y + 9)
+    return (x, y) if location.coast else (x, y + UNIT_DY)
+
+
+def waiting_point(layout: Layout, location: Location) -> Point:
+    """Where a unit waiting to retreat is drawn: beside the unit that dislodged it."""
+    x, y = unit_point(layout, location)
+    return (x + RETREAT_OFFSET[0], y + RETREAT_OFFSET[1])
+
+
+def unit_obstacles(key: str, letter: str, at: Point, edge: float) -> list[Obstacle]:
+    """A unit's badge (a line that starts or ends on the unit may touch it) and its letter
+    (which no line may cross); ``edge``: half the badge's stroke."""
+    x, y = at
+    reach = 9.5 + edge
+    badge = (x - reach, y - reach, x + reach, y + reach)
+    if letter == "F":
+        badge = (x - 11 - edge, y - 7 - edge, x + 11 + edge, y + 8 + edge)
+    return [Obstacle(badge, key), Obstacle(text_box(x, y + 3.5, letter, 10))]
+
+
+def obstacles(position: Position, layout: Layout) -> list[Obstacle]:
+    """What order lines must not cross on a board: every province's label, every unit."""
+    found = []
+    for code in position.map.provinces:
+        x, y = layout.point(code)
+        found.append(Obstacle(text_box(x, y + LABEL_DY, code.upper())))
+    for u in position.units:
+        at = unit_point(layout, u.location)
+        found += unit_obstacles(f"u:{u.location}", u.type.value, at, 0.75)
+    for d in position.dislodged:
+        at = waiting_point(layout, d.unit.location)
+        found += unit_obstacles(f"r:{d.unit.location}", d.unit.type.value, at, 1.5)
+    return found
 
 
 # -- the whole picture ---------------------------------------------------------------------
@@ -191,9 +228,11 @@ def draw_board(
     prefix: str,
     layout: Layout | None = None,
     clip: str | None = None,
+    frame: Box | None = None,
 ) -> None:
     """Map, units, retreat options and orders of one scene, in layout coordinates; the map
-    inside the clip path ``clip`` if given.
+    inside the clip path ``clip`` if given, the order lines inside ``frame`` (x, y, width,
+    height) if given.
 
     In a movement phase the units that must retreat are marked where they stand; in a
     retreat phase they stand beside the unit that dislodged them."""
@@ -209,10 +248,12 @@ def draw_board(
         extra = () if awaiting else fate.get(unit.province, ())
         draw_unit(units, unit, unit_point(layout, unit.location), board, extra)
     for d in scene.position.dislodged:
-        x, y = unit_point(layout, d.unit.location)
         extra = ["retreating", *fate.get(d.unit.province, ())[1:]]
-        draw_unit(units, d.unit, (x + 16, y + 10), board, extra)  # beside the attacker
-    where = locator(scene.position, layout)
+        draw_unit(units, d.unit, waiting_point(layout, d.unit.location), board, extra)
+    bounds = (
+        None if frame is None else (frame[0], frame[1], frame[0] + frame[2], frame[1] + frame[3])
+    )
+    where = Where(locator(scene.position, layout), Field(obstacles(scene.position, layout), bounds))
     draw_retreats(el(parent, "g", {"class": "retreats"}), scene.retreating, where, board)
     draw_orders(
         el(parent, "g", {"class": "orders"}),
@@ -227,20 +268,21 @@ def draw_board(
 
 def locator(position: Position, layout: Layout) -> Locate:
     """Where an order's place is drawn: on the unit standing there (in a retreat phase, on
-    the dislodged unit), else on the province or coast."""
+    the dislodged unit), else where a unit would stand on the province or coast."""
     retreating = {d.unit.province: d.unit for d in position.dislodged}
 
-    def locate(place: Place) -> Point | None:
+    def locate(place: Place) -> Spot | None:
         unit = retreating.get(place.province)
         if unit is not None:
-            x, y = unit_point(layout, unit.location)
-            return (x + 16, y + 10)
+            return Spot(waiting_point(layout, unit.location), f"r:{unit.location}")
         unit = position.unit_in(place.province)
         if unit is not None and (place.coast is None or place.coast == unit.location.coast):
-            return unit_point(layout, unit.location)
+            return Spot(unit_point(layout, unit.location), f"u:{unit.location}")
         key = f"{place.province}/{place.coast}" if place.coast else place.province
-        if key in layout.points or place.province in layout.points:
-            return layout.point(key)
+        if key in layout.points:
+            return Spot(unit_point(layout, Location(place.province, place.coast)))
+        if place.province in layout.points:
+            return Spot(unit_point(layout, Location(place.province)))
         return None
 
     return locate
@@ -357,7 +399,7 @@ def board_element(
     if scene.title:
         el(root, "text", {"x": 10, "y": 22, "font-size": 16, "font-weight": 700}, scene.title)
     view = map_view(root, box, (0, top, map_w, map_h))
-    draw_board(view, scene, prefix, layout, clip)
+    draw_board(view, scene, prefix, layout, clip, box)
     if legend:
         panel = el(root, "g", {"class": "panel", "transform": translate(map_w + 16, top)})
         for lines, (column, y) in zip(blocks, columns.tops, strict=False):

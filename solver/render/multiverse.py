@@ -24,13 +24,24 @@ from ..multiverse.state import (
     complete,
     on_map,
 )
-from ..values.orders import Given, Place, named_places, timeline_name
+from ..values.orders import Given, Order, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
-from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, clip_path, draw_board, focus_box, locator, map_view
-from .legend import draw_legend, legend_height, markers
+from .arrows import Spot, Where, draw_orders, order_lines
+from .board import (
+    MAP_GROUPS,
+    Scene,
+    clip_path,
+    draw_board,
+    focus_box,
+    locator,
+    map_view,
+    obstacles,
+)
+from .legend import draw_legend, legend_height
+from .markers import markers
 from .panel import LINE, arrange, draw_lines, translate
+from .route import Field, Obstacle
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
@@ -183,27 +194,49 @@ def grid_element(
         label = f"{_name(key)}  {board.position.phase}"
         el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
         view = map_view(cell, box, (x, y, CELL_WIDTH, cell_h))
-        draw_board(view, scenes[key], prefix, layout, clip)
+        draw_board(view, scenes[key], prefix, layout, clip, box)
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
     _draw_branches(root, mv, boards, origin, cell_h)
     locators = {key: locator(b.position, layout) for key, b in boards.items()}
 
-    def locate(place: Place) -> Point | None:
+    def on_grid(key: BoardKey, point: Point) -> Point:
+        x, y = origin(key)
+        return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
+
+    def locate(place: Place) -> Spot | None:
         key = board_of(place)
         if key not in locators:
             return None
-        point = locators[key](Place(place.province, place.coast))
-        if point is None:
+        spot = locators[key](Place(place.province, place.coast))
+        if spot is None:
             return None
-        x, y = origin(key)
-        return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
+        unit = f"{_name(key)} {spot.unit}" if spot.unit else ""
+        return Spot(on_grid(key, spot.point), unit, zoom)
+
+    blocked: dict[BoardKey, list[Obstacle]] = {}
+    fields: dict[tuple[BoardKey, ...], Field] = {}
+    page = (0.0, 0.0, grid_w, height)
+
+    def near(order: Order) -> Field:
+        """The labels and units of the boards an order names, which its lines keep off."""
+        named = tuple(sorted({k for k in map(board_of, named_places(order)) if k in boards}))
+        for key in named:
+            if key not in blocked:
+                blocked[key] = []
+                for o in obstacles(boards[key].position, layout):
+                    (left, top), (right, bottom) = on_grid(key, o.box[:2]), on_grid(key, o.box[2:])
+                    owner = f"{_name(key)} {o.unit}" if o.unit else ""
+                    blocked[key].append(Obstacle((left, top, right, bottom), owner))
+        if named not in fields:
+            fields[named] = Field([o for k in named for o in blocked[k]], page)
+        return fields[named]
 
     draw_orders(
         el(root, "g", {"class": "orders across"}),
         [d.given for d in across],
         [d.outcome for d in across],
-        locate,
+        Where(locate, Field([], page), near),
         prefix,
         mv.map,
         [d.tag for d in across],
