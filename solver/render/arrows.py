@@ -70,6 +70,7 @@ MOVE_W, SUPPORT_W, OPTION_W = 3.5, 2.0, 1.6
 FROM_UNIT = 11.0  # a line leaves a unit from under its badge's edge
 TO_UNIT, TO_SLOT = 14.0, 12.0  # an arrow's tip stops at a unit's edge, or near its place
 CROSS = 7.0  # half the size of the cross on a support that is cut
+DISBAND = 9.0  # half the size of the cross on a disbanded unit: clear of a unit beside it
 CROSS_SHAPE = ((-8.5, -8.5), (8.5, -8.5), (8.5, 8.5), (-8.5, 8.5))
 DOT_SHAPE = tuple(
     (4.5 * math.cos(a * math.pi / 4), 4.5 * math.sin(a * math.pi / 4)) for a in range(8)
@@ -227,7 +228,7 @@ def _other(
             box = {"x": x - rx, "y": y - ry, "width": 2 * rx, "height": 2 * ry, "rx": 4}
             el(g, "rect", {"class": "ring", **box, "stroke": stroke})
         case Disband():
-            cross(g, start.point, 11 * start.scale)
+            cross(g, start.point, DISBAND * start.scale)
         case Build():
             _ring(g, start, stroke, "3 3")
 
