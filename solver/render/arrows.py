@@ -1,7 +1,8 @@
 """Orders drawn as arrows, lines and rings, classed by kind and outcome; retreat options.
 
-Places are found by a ``Locate`` function, so the same drawing serves one board (layout
-coordinates) and the multiverse grid (orders reaching from one board to another).
+Places are found by a ``Locate`` function and lines are routed round the labels and units
+of a ``Field`` (`route`), both given by a `Where`, so the same drawing serves one board
+(layout coordinates) and the multiverse grid (orders reaching from one board to another).
 """
 
 from __future__ import annotations

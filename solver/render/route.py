@@ -1,10 +1,12 @@
 """Where an order's line runs: from place to place without crossing a label or a unit.
 
 A line is a cubic curve between two places. The straight line is tried first; when it (or
-the arrow head or bar at its end) would cross a province's label, a unit's letter or a
-unit it does not start or end on, curves that leave and arrive at wider and wider angles
-are tried, gentle arcs before S-bends, and the first that is clear is kept. Everything is
-decided by the geometry alone, so the same picture always gets the same lines.
+the arrow head, bar or dot at its end) would cross a province's label, a unit's letter or
+a unit it does not start or end on, curves that leave and arrive at wider and wider angles
+are tried, gentle arcs before S-bends and hooks (those whose ends would meet something at
+once last), and the first that is clear is kept; failing that, two curves joined at a
+point beside the way. Everything is decided by the geometry alone, so the same picture
+always gets the same lines.
 """
 
 from __future__ import annotations
