@@ -3,6 +3,8 @@ the units, orders, outcomes and retreats; then `dipsat render` as a user runs it
 
 from __future__ import annotations
 
+import itertools
+import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -17,7 +19,7 @@ from solver.cli import app
 from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
 from solver.render.board import board_svg
-from solver.render.style import POWER_COLOURS, colour, power_tokens
+from solver.render.style import NEUTRAL_CENTRE, POWER_COLOURS, STYLE, colour, power_tokens
 from solver.tools.scenes import case_scenes
 from topology import standard
 from topology.layout import layout_of
@@ -110,9 +112,11 @@ def map_problems(scene, root):
         if len(dots) != prov.is_centre:
             yield f"{code}: {len(dots)} centre dots"
         elif dots and dots[0].get("fill") != (
-            colour(owners[code], board.powers) if owners.get(code) else "#3b3326"
+            colour(owners[code], board.powers) if owners.get(code) else NEUTRAL_CENTRE
         ):
             yield f"{code}: centre dot {dots[0].get('fill')}, owner {owners.get(code)}"
+        elif dots and ("neutral" in classes(dots[0])) == bool(owners.get(code)):
+            yield f"{code}: centre dot classes {classes(dots[0])}, owner {owners.get(code)}"
         home = [colour(prov.home, board.powers)] if prov.home else []
         if [r.get("stroke") for r in rings] != home:
             yield f"{code}: home rings {[r.get('stroke') for r in rings]}, home {prov.home}"
@@ -247,6 +251,20 @@ def retreat_problems(scene, root):
 def test_dislodged_units_are_drawn_with_their_retreat_options():
     check_scenes(retreat_problems)
     assert sum(len(scene.retreating) for _, scene, _ in scenes()) > 50
+
+
+def test_a_unit_waiting_to_retreat_has_the_red_edge_of_a_dislodged_one():
+    waiting = [
+        g
+        for _, scene, root in scenes()
+        if scene.position.dislodged
+        for g in groups(root, "unit", "data-place")
+        if "retreating" in classes(g)
+    ]
+    assert len(waiting) > 20
+    rule = re.search(r"([^}\n]*)\{stroke:#d0312d;stroke-width:3\}", STYLE)
+    assert rule is not None
+    assert {".unit.dislodged .badge", ".unit.retreating .badge"} <= set(rule.group(1).split(","))
 
 
 def test_every_power_has_a_colour():
@@ -409,3 +427,24 @@ def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
     done = render(path, "--step", len(phases) + 1, "--out", target)
     assert done.exit_code == 2
     assert f"--step {len(phases) + 1}: the game has {len(phases)} phase(s)" in done.output
+
+
+def test_a_long_order_list_goes_on_in_a_column_beside_the_map(tmp_path):
+    """F1902M of a real game has more orders than fit beside the map: they go on in a second
+    column, no order split between two, and nothing is drawn below the map."""
+    path = ROOT / "tests" / "data" / "games" / "game_433761_ENGLAND_AG.json"
+    target = tmp_path / "phase.svg"
+    assert render(path, "--step", 5, "--out", target).exit_code == 0
+    root = svg_of(target)
+    view = next(s for s in root.iter(f"{NS}svg") if "map" in classes(s))
+    bottom = float(view.get("y")) + float(view.get("height"))
+    assert float(root.get("height")) == bottom
+    panel = next(g for g in root.iter(f"{NS}g") if "panel" in classes(g))
+    texts = [(float(t.get("x")), float(t.get("y")), t.text) for t in panel.iter(f"{NS}text")]
+    assert len({x for x, _, _ in texts}) == 2
+    assert all(y < bottom for _, y, _ in texts)
+    for (x, _, _), (next_x, _, text) in itertools.pairwise(texts):
+        assert x == next_x or not text.startswith("    "), text  # a wrapped line stays
+    legend = next(g for g in root.iter(f"{NS}g") if "legend" in classes(g))
+    legend_y = float(re.search(r",([\d.]+)\)", legend.get("transform")).group(1))
+    assert legend_y + 300 <= bottom

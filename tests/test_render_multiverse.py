@@ -4,6 +4,7 @@ outcome, the forks joined to the board they left."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -92,6 +93,30 @@ def test_orders_across_boards_are_drawn_between_them():
     assert {"support", "given", "current"} <= classes(support)
     new = [r for r in root.iter(f"{NS}rect") if "new" in classes(r)]
     assert len(new) == 2  # a@2 and the fork b@1
+
+
+def test_a_fork_label_is_not_crossed_by_its_curve():
+    """The label's box (12 italic, at most 0.65 em a letter, from its baseline up 0.76 em
+    and down 0.25) keeps clear of every point of the dashed curve, 3 wide."""
+    forks = 0
+    for case in MULTIVERSE:
+        root = ET.fromstring(case_svg(case, rule_book(case.edition)))
+        for fork in groups(root, "fork"):
+            path, text = fork.find(f"{NS}path"), fork.find(f"{NS}text")
+            numbers = [float(n) for n in re.findall(r"-?[\d.]+", path.get("d"))]
+            p0, p1, p2, p3 = (tuple(numbers[i : i + 2]) for i in range(0, 8, 2))
+            x, y = float(text.get("x")), float(text.get("y"))
+            box = (x, y - 0.76 * 12, x + 0.65 * 12 * len(text.text), y + 0.25 * 12)
+            for i in range(101):
+                t, u = i / 100, 1 - i / 100
+                px, py = (
+                    u**3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t**3 * d
+                    for a, b, c, d in zip(p0, p1, p2, p3, strict=True)
+                )
+                inside = box[0] - 1.5 < px < box[2] + 1.5 and box[1] - 1.5 < py < box[3] + 1.5
+                assert not inside, (case.id, text.text, (px, py), box)
+            forks += 1
+    assert forks >= 10
 
 
 def test_the_grid_is_the_same_under_any_hash_seed():

@@ -1,4 +1,4 @@
-"""The legend, and the arrow heads, bars and dots that orders and the legend share."""
+"""The legend: what the shapes, lines and colours of a picture mean."""
 
 from __future__ import annotations
 
@@ -7,60 +7,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from .arrows import cross
-from .style import FAIL, OTHER_COLOUR, PALETTE, power_colours, token
+from .style import FAIL, NEUTRAL_CENTRE, OTHER_COLOUR, PALETTE, power_colours
 from .svg import el
-
-
-def markers(defs: ET.Element, prefix: str, powers: Sequence[str]) -> None:
-    """Arrow heads in the colour of each of a board's ``powers``, the bounce bar and the
-    support dot."""
-    heads = [(token(p, powers), fill) for p, fill in power_colours(tuple(powers)).items()]
-    for power, fill in [*heads, ("other", OTHER_COLOUR), ("grey", "#999")]:
-        m = el(
-            defs,
-            "marker",
-            {
-                "id": f"{prefix}head-{power.lower()}",
-                "viewBox": "0 0 10 10",
-                "refX": 8,
-                "refY": 5,
-                "markerWidth": 4,
-                "markerHeight": 4,
-                "orient": "auto",
-                "markerUnits": "strokeWidth",
-            },
-        )
-        el(m, "path", {"d": "M0 0 L10 5 L0 10 Z", "fill": fill})
-    m = el(
-        defs,
-        "marker",
-        {
-            "id": f"{prefix}bar",
-            "viewBox": "0 0 4 12",
-            "refX": 2,
-            "refY": 6,
-            "markerWidth": 2,
-            "markerHeight": 5,
-            "orient": "auto",
-            "markerUnits": "strokeWidth",
-        },
-    )
-    el(m, "rect", {"x": 0, "y": 0, "width": 4, "height": 12, "fill": FAIL})
-    m = el(
-        defs,
-        "marker",
-        {
-            "id": f"{prefix}dot",
-            "viewBox": "0 0 10 10",
-            "refX": 5,
-            "refY": 5,
-            "markerWidth": 4,
-            "markerHeight": 4,
-            "markerUnits": "strokeWidth",
-        },
-    )
-    el(m, "circle", {"cx": 5, "cy": 5, "r": 4, "fill": "#fff", "stroke": "#333", "stroke-width": 2})
-
 
 LEGEND_HEIGHT = 300
 """The height of the legend of a board of up to eight powers (`legend_height`)."""
@@ -114,8 +62,10 @@ def draw_legend(g: ET.Element, prefix: str, powers: Sequence[str]) -> None:
             "stroke-width": 2,
         },
     )
-    el(g, "circle", {"cx": 15, "cy": y, "r": 4.5, "fill": "#3b3326"})
-    el(g, "text", {"x": 40, "y": y + 4}, "supply centre: dot owner, ring home")
+    el(g, "circle", {"cx": 15, "cy": y, "r": 4.5, "fill": PALETTE[2], "stroke": "#fff"})
+    neutral = {"cx": 50, "cy": y, "r": 4.5, "fill": NEUTRAL_CENTRE, "class": "centre neutral"}
+    el(g, "circle", neutral)
+    el(g, "text", {"x": 64, "y": y + 4}, "centre: dot owner (white: none), ring home")
     y += 26
     for label, d, attrs in (
         ("move succeeds", "", {"stroke-width": 3.5}),
@@ -174,7 +124,7 @@ def draw_legend(g: ET.Element, prefix: str, powers: Sequence[str]) -> None:
         "circle",
         {"cx": 15, "cy": y, "r": 9.5, "fill": OTHER_COLOUR, "stroke": FAIL, "stroke-width": 3},
     )
-    el(g, "text", {"x": 40, "y": y + 4}, "dislodged unit; dotted: its retreats")
+    el(g, "text", {"x": 40, "y": y + 4}, "dislodged or retreating; dotted: its retreats")
     y += 24
     per_row, width = _columns(powers)
     for n, (power, fill) in enumerate(power_colours(tuple(powers)).items()):

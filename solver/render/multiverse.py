@@ -24,12 +24,24 @@ from ..multiverse.state import (
     complete,
     on_map,
 )
-from ..values.orders import Given, Place, named_places, timeline_name
+from ..values.orders import Given, Order, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
-from .arrows import draw_orders, order_lines
-from .board import MAP_GROUPS, Scene, draw_board, draw_panel, focus_box, locator, map_view
-from .legend import draw_legend, legend_height, markers
+from .arrows import Spot, Where, draw_orders, order_lines
+from .board import (
+    MAP_GROUPS,
+    Scene,
+    clip_path,
+    draw_board,
+    focus_box,
+    locator,
+    map_view,
+    obstacles,
+)
+from .legend import draw_legend, legend_height
+from .markers import markers
+from .panel import LINE, arrange, draw_lines, translate
+from .route import Field, Obstacle
 from .style import STYLE
 from .svg import SVG_NS, Point, el, line_d, num, share_groups, title, to_text
 
@@ -145,12 +157,14 @@ def grid_element(
         return (LABEL_W + (key[1] - first_turn) * (CELL_WIDTH + GAP), HEAD_H + row * (cell_h + GAP))
 
     grid_w = LABEL_W + columns * (CELL_WIDTH + GAP)
-    lines = _panel(drawn)
-    width = grid_w + PANEL_W
-    height = max(
-        HEAD_H + len(rows) * (cell_h + GAP),
-        60 + 18 * len(lines) + (legend_height(mv.map.powers) if legend else 0),
-    )
+    grid_h = HEAD_H + len(rows) * (cell_h + GAP)
+    blocks = _panel(drawn)
+    heights = [LINE * len(b) for b in blocks]
+    if legend:
+        heights.append(20 + legend_height(mv.map.powers))
+    panel = arrange(heights, grid_w, grid_h - 30, PANEL_W)
+    width = grid_w + PANEL_W * panel.count
+    height = max(grid_h, 30 + panel.height)
     root = el(
         None,
         "svg",
@@ -166,6 +180,7 @@ def grid_element(
     el(root, "style", text=STYLE + GRID_STYLE)
     defs = el(root, "defs")
     markers(defs, prefix, mv.map.powers)
+    clip = f"{prefix}view" if clip_path(defs, f"{prefix}view", mv.map, layout, box) else None
     el(root, "rect", {"width": width, "height": height, "fill": "#fff"})
     if heading:
         el(root, "text", {"x": 10, "y": 24, "font-size": 16, "font-weight": 700}, heading)
@@ -179,36 +194,59 @@ def grid_element(
         label = f"{_name(key)}  {board.position.phase}"
         el(cell, "text", {"class": "cell-label", "x": x, "y": y - 6}, label)
         view = map_view(cell, box, (x, y, CELL_WIDTH, cell_h))
-        draw_board(view, scenes[key], prefix, layout)
+        draw_board(view, scenes[key], prefix, layout, clip, box)
         frame = "cell-frame new" if key in new else "cell-frame"
         el(cell, "rect", {"class": frame, "x": x, "y": y, "width": CELL_WIDTH, "height": cell_h})
     _draw_branches(root, mv, boards, origin, cell_h)
     locators = {key: locator(b.position, layout) for key, b in boards.items()}
 
-    def locate(place: Place) -> Point | None:
+    def on_grid(key: BoardKey, point: Point) -> Point:
+        x, y = origin(key)
+        return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
+
+    def locate(place: Place) -> Spot | None:
         key = board_of(place)
         if key not in locators:
             return None
-        point = locators[key](Place(place.province, place.coast))
-        if point is None:
+        spot = locators[key](Place(place.province, place.coast))
+        if spot is None:
             return None
-        x, y = origin(key)
-        return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
+        unit = f"{_name(key)} {spot.unit}" if spot.unit else ""
+        return Spot(on_grid(key, spot.point), unit, zoom)
+
+    blocked: dict[BoardKey, list[Obstacle]] = {}
+    fields: dict[tuple[BoardKey, ...], Field] = {}
+    page = (0.0, 0.0, grid_w, height)
+
+    def near(order: Order) -> Field:
+        """The labels and units of the boards an order names, which its lines keep off."""
+        named = tuple(sorted({k for k in map(board_of, named_places(order)) if k in boards}))
+        for key in named:
+            if key not in blocked:
+                blocked[key] = []
+                for o in obstacles(boards[key].position, layout):
+                    (left, top), (right, bottom) = on_grid(key, o.box[:2]), on_grid(key, o.box[2:])
+                    owner = f"{_name(key)} {o.unit}" if o.unit else ""
+                    blocked[key].append(Obstacle((left, top, right, bottom), owner))
+        if named not in fields:
+            fields[named] = Field([o for k in named for o in blocked[k]], page)
+        return fields[named]
 
     draw_orders(
         el(root, "g", {"class": "orders across"}),
         [d.given for d in across],
         [d.outcome for d in across],
-        locate,
+        Where(locate, Field([], page), near),
         prefix,
         mv.map,
         [d.tag for d in across],
     )
-    panel = el(root, "g", {"class": "panel", "transform": f"translate({num(grid_w + 10)},40)"})
-    draw_panel(panel, lines)
+    panel_g = el(root, "g", {"class": "panel", "transform": translate(grid_w + 10, 30)})
+    for lines, (column, y) in zip(blocks, panel.tops, strict=False):
+        draw_lines(panel_g, lines, (PANEL_W * column, y))
     if legend:
-        legend_y = 60 + 18 * len(lines)
-        transform = f"translate({num(grid_w + 10)},{num(legend_y)})"
+        column, y = panel.tops[-1]
+        transform = translate(grid_w + 10 + PANEL_W * column, 30 + y + 20)
         legend_g = el(root, "g", {"class": "legend", "transform": transform})
         draw_legend(legend_g, prefix, mv.map.powers)
     if share:
@@ -253,7 +291,8 @@ def _draw_branches(
     origin: Callable[[BoardKey], Point],
     cell_h: float,
 ) -> None:
-    """A dashed line from the board a timeline forked from to that timeline's first board."""
+    """A dashed curve from the board a timeline forked from down to that timeline's first
+    board, labelled under its last stretch."""
     g = el(root, "g", {"class": "branches"})
     for timeline, source in mv.origins:
         if source is None or source not in boards:
@@ -276,17 +315,15 @@ def _draw_branches(
         )
         title(branch, f"timeline {timeline_name(timeline)} forks from {_name(source)}")
         el(branch, "path", {"class": "branch", "d": d})
-        el(
-            branch,
-            "text",
-            {"class": "branch-label", "x": start[0] + 6, "y": end[1] - 6},
-            f"fork: {timeline_name(timeline)} from {_name(source)}",
-        )
+        # below the curve, which never dips under the row it ends on
+        at = {"class": "branch-label", "x": start[0] + 8, "y": end[1] + 16}
+        el(branch, "text", at, f"fork: {timeline_name(timeline)} from {_name(source)}")
 
 
-def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
-    """The orders in words, grouped: the step's, those adjudicated again, the rest."""
-    lines = []
+def _panel(drawn: Sequence[Drawn]) -> list[list[tuple[str, str]]]:
+    """The orders in words, grouped: the step's, those adjudicated again, the rest; one block
+    per order (a group's heading goes with its first order)."""
+    blocks = []
     for tag, heading in (
         ("current", "Orders of this step"),
         ("revised", "Past orders adjudicated again"),
@@ -294,12 +331,10 @@ def _panel(drawn: Sequence[Drawn]) -> list[tuple[str, str]]:
         ("earlier", "Earlier orders (faded)"),
     ):
         chosen = [d for d in drawn if d.tag == tag]
-        if not chosen:
-            continue
-        lines.append(("heading", heading))
-        for d in chosen:
-            lines += order_lines(d.given, d.outcome, 54)
-    return lines
+        for number, d in enumerate(chosen):
+            lines = order_lines(d.given, d.outcome, 54)
+            blocks.append([("heading", heading), *lines] if number == 0 else lines)
+    return blocks
 
 
 # -- from played steps and saved games --------------------------------------------------------

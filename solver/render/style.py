@@ -37,6 +37,8 @@ PALETTE = (
 enough for the white letter of a unit; a board with more powers gets further hues."""
 OTHER_COLOUR = "#8c6d46"
 FAIL = "#d0312d"
+NEUTRAL_CENTRE = "#fff"
+"""A centre nobody owns: a white dot with a dark edge, unlike any power's filled dot."""
 
 STYLE = """
 .edge{stroke-width:1.4;fill:none;opacity:.75}
@@ -49,10 +51,11 @@ STYLE = """
 .coast-point .shape{fill:#d3e7f7;stroke:#3d86c0;stroke-width:1.5}
 .coast-point text{font-size:9px;fill:#2f5d80}
 circle.centre{stroke:#fff;stroke-width:1}
+circle.centre.neutral{stroke:#3b3326;stroke-width:1.5}
 .home{fill:none;stroke-width:2}
 .unit text{font:700 10px sans-serif;fill:#fff;text-anchor:middle;pointer-events:none}
 .unit .badge{stroke:#fff;stroke-width:1.5}
-.unit.dislodged .badge{stroke:#d0312d;stroke-width:3}
+.unit.dislodged .badge,.unit.retreating .badge{stroke:#d0312d;stroke-width:3}
 .unit.destroyed .badge{stroke:#000;stroke-dasharray:2 2}
 .order{fill:none;stroke-linecap:round}
 .order.move .stem,.order.retreat .stem{stroke-width:3.5}
