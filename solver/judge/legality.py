@@ -9,6 +9,7 @@ order of its kind but fails.  Everything else is *active* and goes into the mode
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -234,10 +235,10 @@ class _Judge:
             )
         written = order.unit.place.coast
         if (
-            self.rules.wrong_coast is WrongCoast.ILLEGAL
-            and written is not None
+            written is not None
             and written != unit.location.coast
             and not isinstance(order, Move)
+            and self.rules.wrong_coast is WrongCoast.ILLEGAL
         ):  # 4.B.5 (a); a move keeps the 6.B.11 reading
             named = self.position.name(unit)
             return _illegal(index, given, unit, Illegality.NOT_ON_THAT_COAST, named, written)
@@ -312,9 +313,9 @@ class _Judge:
             )
         if target is unit:
             return _illegal(index, given, unit, Illegality.SUPPORTS_ITSELF)
-        if rules.wrong_coast is WrongCoast.ILLEGAL and ref.place.coast not in (
-            None,
-            target.location.coast,
+        if (
+            ref.place.coast not in (None, target.location.coast)
+            and rules.wrong_coast is WrongCoast.ILLEGAL
         ):  # 4.B.5 (a): the wrong coast of the supported unit
             return _illegal(
                 index,
@@ -421,7 +422,11 @@ def _in_force(
     and under `several_orders = none` the first too."""
     in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
     several: list[Unit] = []
-    last = rules.several_orders is SeveralOrders.LAST  # a later order replaces an earlier
+    ordered = Counter(
+        c.unit.province for c in judged if c.status is not Status.ILLEGAL and c.unit is not None
+    )
+    # the policy is read only where a unit has several orders: where it decides something
+    last = max(ordered.values(), default=0) > 1 and rules.several_orders is SeveralOrders.LAST
     for i in reversed(range(len(judged))) if last else range(len(judged)):
         checked = judged[i]
         if checked.status is Status.ILLEGAL or checked.unit is None:
@@ -434,7 +439,7 @@ def _in_force(
                 several.append(checked.unit)
             continue
         in_force[checked.unit.province] = checked
-    if rules.several_orders is SeveralOrders.NONE:
+    if several and rules.several_orders is SeveralOrders.NONE:
         for unit in several:
             first = in_force[unit.province]
             assert first is not None
@@ -455,17 +460,17 @@ def _by_convoy(
     any fleet does; then there is no land route to fall back on, unless `via_fallback`
     gives one to a "via convoy" move no chain of fleets is ordered to carry, or
     `intent_fallback` to an army its own fleet convoys when the convoy fails."""
-    if rules.via_fallback is not ViaFallback.NONE:
-        for p, checked in in_force.items():
-            if not isinstance(checked, CheckedMove) or not checked.by_convoy:
-                continue
-            dest = checked.dest.province
-            ordered = frozenset(f.province for f in convoys.get((p, dest), ()))
-            if board.army_adjacent(p, dest) and not has_route(board, p, dest, ordered):
-                in_force[p] = replace(checked, by_convoy=False)  # "via convoy" dropped
-    if rules.convoy_to_adjacent is ConvoyToAdjacent.VIA_ONLY:
-        return
-    own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
+    for p, checked in in_force.items():
+        if not isinstance(checked, CheckedMove) or not checked.by_convoy:
+            continue
+        dest = checked.dest.province
+        ordered = frozenset(f.province for f in convoys.get((p, dest), ()))
+        if (
+            board.army_adjacent(p, dest)
+            and not has_route(board, p, dest, ordered)
+            and rules.via_fallback is not ViaFallback.NONE
+        ):
+            in_force[p] = replace(checked, by_convoy=False)  # "via convoy" dropped
     for p, checked in in_force.items():
         if not isinstance(checked, CheckedMove) or checked.by_convoy or checked.unit is None:
             continue
@@ -473,6 +478,9 @@ def _by_convoy(
         fleets = convoys.get((p, checked.dest.province), [])
         if unit.type is not UnitType.ARMY or not fleets:
             continue
+        if rules.convoy_to_adjacent is ConvoyToAdjacent.VIA_ONLY:
+            return
+        own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
         if own_only and any(f.power == unit.power for f in fleets):
             if rules.intent_fallback:  # by sea if the convoy works, else over land (MILA)
                 in_force[p] = replace(checked, fallback=True)

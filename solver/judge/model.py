@@ -201,13 +201,12 @@ def attack_origins(
     """Where each attack comes from: the mover's province, or (DATC 4.A.4, the Brannan
     rule) the last fleet of a convoy whose every route ends there."""
     origin = {p: p for p in moves}
-    if rules.brannan:
-        for p, found in routes.items():
-            if p in fallback:
-                continue
-            lasts = {route[-1] for route in found}
-            if len(lasts) == 1:
-                origin[p] = lasts.pop()
+    for p, found in routes.items():
+        if p in fallback:
+            continue
+        lasts = {route[-1] for route in found}
+        if len(lasts) == 1 and rules.brannan:  # read where a convoy has one last fleet
+            origin[p] = lasts.pop()
     return origin
 
 
@@ -367,7 +366,11 @@ class TurnModel:
 
     def _define_path(self, p: str, target: Lit) -> None:
         """PATH: some route whose convoys are all available (4.A.1, 1971: all of them)."""
-        if self.structure.rules.multi_route is MultiRoute.ANY_ROUTE:
+        # the policy decides only between several routes (one route: all its fleets)
+        if (
+            len(self.structure.routes[p]) > 1
+            and self.structure.rules.multi_route is MultiRoute.ANY_ROUTE
+        ):
             fleets = sorted(self.structure.convoying(p))
             self.equivalent(target, [self.lit((CONVOY, f)) for f in fleets] if fleets else [False])
             return
@@ -462,7 +465,7 @@ class TurnModel:
         beaten = None
         if other is not None:  # lost a head-to-head battle
             beaten = self.both(self.h2h(m), self.lit((MOVE, other)), f"beaten[{s.text[m]}]")
-        if s.rules.dislodged_prevent is DislodgedPrevent.NEVER and m in s.returning:
+        if m in s.returning and s.rules.dislodged_prevent is DislodgedPrevent.NEVER:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
             beaten = self.both(
                 self.lit((MOVE, s.returning[m])),
