@@ -321,3 +321,29 @@ def start_position(
             )
         dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
     return here.position(tuple(dislodged), previous.standoffs), None
+
+
+def transition_matches(game: Game, index: int, rules: RuleBook) -> bool:
+    """Whether the transition from a game's phase `index` to the next comes out as recorded
+    under a rule book, as `replay_game` judges it (a retreat phase is rebuilt from the
+    movement phase before it, adjudicated under the same rule book); an adjudication that
+    fails is a mismatch."""
+    phases = game.phases
+    here, there = phases[index], phases[index + 1]
+    assert here.phase is not None
+    try:
+        previous = None
+        if here.phase.kind is PhaseKind.RETREAT and index > 0:
+            before, _ = start_position(phases[index - 1], None)
+            if before is not None:
+                previous = advance(before, phases[index - 1].orders, rules)
+        position, _ = start_position(here, previous)
+        if position is None:
+            return False
+        after = _through_empty_retreats(advance(position, here.orders, rules), there, rules)
+    except DipsatError:
+        return False
+    expected, produced = there.snapshot.compare(
+        snapshot(after, rules), with_phase=there.phase is not None
+    )
+    return not expected and not produced

@@ -205,6 +205,24 @@ class Victory(enum.Enum):
     DISTINCT_CENTRES = "distinct-centres"  # that many distinct centres over all heads, alone on top
 
 
+_CONSTRAINED = ("past_retreats", "past_results")
+"""The policies whose values constrain each other (`conflicting`)."""
+
+
+def conflicting(values: Mapping[str, Any]) -> str | None:
+    """Why some of these policies' values cannot go together in a rule book, or None; a
+    policy missing from `values` is free."""
+    if (
+        values.get("past_retreats") is PastRetreats.PAUSE
+        and values.get("past_results") is PastResults.KEPT
+    ):
+        return (
+            "past_retreats = pause needs past_results = rewritten: a retreat made on a "
+            "past board is recorded there"
+        )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class RuleBook:
     name: str
@@ -251,11 +269,9 @@ class RuleBook:
             value = getattr(self, name)
             if not isinstance(value, kind):
                 object.__setattr__(self, name, _policy(name, value))
-        if self.past_retreats is PastRetreats.PAUSE and self.past_results is PastResults.KEPT:
-            raise DipsatError(
-                "past_retreats = pause needs past_results = rewritten: a retreat made on a "
-                "past board is recorded there"
-            )
+        conflict = conflicting({p: getattr(self, p) for p in _CONSTRAINED})
+        if conflict:
+            raise DipsatError(conflict)
 
 
 POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
@@ -452,6 +468,12 @@ def upgraded(table: Mapping[str, Any], where: str, complete: bool = False) -> di
 def is_edition(book: RuleBook) -> bool:
     """True for a rule book that is one of the named ones, unchanged."""
     return RULE_BOOKS.get(book.name) == book
+
+
+def policy_options(name: str) -> tuple[Any, ...]:
+    """The values a policy takes: false and true, or its enum's options in order."""
+    kind = _KINDS[name]
+    return (False, True) if kind is bool else tuple(kind)
 
 
 def policy_value(name: str, value: object, where: str) -> Any:

@@ -1,0 +1,163 @@
+"""Which rule book a site's games were played under: the rule books under which recorded
+games replay with the fewest mismatches.
+
+Each transition of a game (one phase to the next) is searched on its own: the runs branch
+only on the policies its adjudication reads, and come to "as recorded" or not.  Most
+transitions read no policy at all; those that do are grouped by what their search found,
+and every combination of the policies some transition depends on is scored by the
+mismatches it leaves.  The best combinations give the policies the games pin down (one
+value in all of them); the policies no transition depends on are left open; and the
+transitions that no rule book replays as recorded are the site's bugs, or the record's."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from topology import Board
+
+from ...errors import DipsatError
+from ...formats.mila import GameFileError, read_game
+from ...values.rules import POLICIES, RULE_BOOKS, RuleBook
+from ..replay import transition_matches
+from .describe import Cube, described, merged
+from .tracing import Leaf, Tree, Value, branches, options
+
+SEARCH_LIMIT = 1_000_000
+"""The most combinations of policies a fit scores (the policies the games depend on)."""
+
+Signature = tuple[Leaf[bool], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """A transition of a recorded game: its file, and the phases it goes from and to."""
+
+    file: str
+    phase: str
+    next: str
+
+    def text(self) -> str:
+        return f"{self.file}: {self.phase} → {self.next}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """What a set of games says about the rule book they were played under."""
+
+    base: str
+    games: int
+    transitions: int
+    runs: int
+    mismatches: int  # under the best rule books
+    best: tuple[Cube, ...]  # the best combinations of the policies the games depend on
+    pinned: tuple[tuple[str, Value], ...]  # one value in every best combination
+    undecided: tuple[str, ...]  # policies some transition depends on, several values best
+    open: tuple[str, ...]  # policies no transition depends on
+    unexplained: tuple[Transition, ...]  # as recorded under no rule book
+    against_best: tuple[Transition, ...]  # as recorded under some rule book, under no best
+    books: tuple[tuple[str, int], ...]  # each named rule book and its mismatches
+    errors: tuple[str, ...]  # game files that could not be read
+
+    @property
+    def description(self) -> str:
+        return described(self.best)
+
+
+def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None) -> Fit:
+    """The rule books under which the games in `paths` replay with the fewest mismatches.
+
+    Raises:
+        DipsatError: the games depend on too many policies to score every combination.
+    """
+    groups: dict[Signature, list[Transition]] = {}
+    games = runs = 0
+    errors = []
+    for path in paths:
+        try:
+            game = read_game(path, board)
+        except GameFileError as error:
+            errors.append(str(error))
+            continue
+        games += 1
+        for index in range(len(game.phases) - 1):
+            leaves = tuple(branches(functools.partial(transition_matches, game, index), base))
+            runs += len(leaves)
+            here, there = game.phases[index], game.phases[index + 1]
+            groups.setdefault(leaves, []).append(Transition(game.path, here.name, there.name))
+    return _scored(groups, base, games, runs, tuple(errors))
+
+
+def _scored(
+    groups: dict[Signature, list[Transition]],
+    base: RuleBook,
+    games: int,
+    runs: int,
+    errors: tuple[str, ...],
+) -> Fit:
+    trees = [(Tree(leaves), len(found)) for leaves, found in groups.items()]
+    deciding = [
+        p for p in POLICIES if any(p in tree.policies and _varies(tree) for tree, _ in trees)
+    ]
+    size = 1
+    for p in deciding:
+        size *= len(options(p))
+    if size > SEARCH_LIMIT:
+        raise DipsatError(
+            f"the games depend on {len(deciding)} policies ({', '.join(deciding)}): "
+            f"{size} combinations, more than {SEARCH_LIMIT} to score"
+        )
+    at_base = {p: getattr(base, p) for p in POLICIES}
+    scores: dict[tuple[Value, ...], int] = {}
+    for values in itertools.product(*(options(p) for p in deciding)):
+        table = {**at_base, **dict(zip(deciding, values, strict=True))}
+        try:
+            scores[values] = sum(n for tree, n in trees if not tree.leaf(table).result)
+        except KeyError:  # values no rule book holds together
+            continue
+    least = min(scores.values())
+    best = [v for v, score in scores.items() if score == least]
+    cubes = tuple(merged(Cube.of(dict(zip(deciding, v, strict=True))) for v in best))
+    pinned = tuple(
+        (p, best[0][i]) for i, p in enumerate(deciding) if len({v[i] for v in best}) == 1
+    )
+    undecided = tuple(p for i, p in enumerate(deciding) if len({v[i] for v in best}) > 1)
+    tables = [{**at_base, **dict(zip(deciding, v, strict=True))} for v in best]
+    unexplained, against = [], []
+    for leaves, found in groups.items():
+        tree = Tree(leaves)
+        if not any(leaf.result for leaf in leaves):
+            unexplained += found
+        elif not any(tree.leaf(table).result for table in tables):
+            against += found
+    books = tuple(
+        (name, sum(n for tree, n in trees if not tree.leaf(book).result))
+        for name, book in RULE_BOOKS.items()
+    )
+    return Fit(
+        base.name,
+        games,
+        sum(len(found) for found in groups.values()),
+        runs,
+        least,
+        cubes,
+        pinned,
+        undecided,
+        tuple(p for p in POLICIES if p not in deciding),
+        tuple(sorted(unexplained, key=_order)),
+        tuple(sorted(against, key=_order)),
+        books,
+        errors,
+    )
+
+
+def _varies(tree: Tree[bool]) -> bool:
+    """Whether the rule book changes whether a transition comes out as recorded."""
+    return len({leaf.result for leaf in tree.leaves}) > 1
+
+
+def _order(transition: Transition) -> tuple[str, str]:
+    return (transition.file, transition.phase)
