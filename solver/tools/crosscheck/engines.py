@@ -11,7 +11,7 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from typing import IO, Any
@@ -60,8 +60,9 @@ class ExternalEngine:
     past the time limit or a malformed reply becomes an error reply, and the program is
     started again for the next request.  The first reply after a start may take `startup`
     seconds; each later one `timeout`.  The program runs in a process group of its own, so
-    that stopping it stops whatever it started; what it writes to stderr goes to a file (a
-    full pipe would block it), whose end is quoted when it exits."""
+    that stopping it stops whatever it started; what it writes to stderr is read as it comes
+    (a full pipe would block it), its last 64 KB kept, and its last lines are quoted in the
+    error when it fails."""
 
     def __init__(
         self, command: str | list[str], timeout: float = 10.0, startup: float = STARTUP_SECONDS
@@ -73,23 +74,24 @@ class ExternalEngine:
         self.timeout = timeout
         self.startup = max(startup, timeout)
         self.process: subprocess.Popen[bytes] | None = None
-        self.errors: IO[bytes] | None = None
+        self.errors: StderrTail | None = None
         self.fresh = False  # no reply read yet from the running program
         self.buffer = b""
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
             self._stop()
-            self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by _stop)
             self.process = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.errors,
+                stderr=subprocess.PIPE,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
                 start_new_session=True,
             )
-            assert self.process.stdout is not None  # stdout=PIPE
+            assert self.process.stdout is not None and self.process.stderr is not None  # PIPE
+            self.errors = StderrTail()
+            self.errors.follow(self.process.stderr)
             os.set_blocking(self.process.stdout.fileno(), False)
             self.buffer = b""
             self.fresh = True
@@ -106,15 +108,19 @@ class ExternalEngine:
                     with contextlib.suppress(OSError):
                         pipe.close()
         if self.errors is not None:
-            self.errors.close()
-        self.process, self.errors = None, None
+            self.errors.wait()  # the group is gone: its stderr ends
+        self.process = None
 
-    def _stderr_tail(self) -> str:
-        if self.errors is None:
-            return ""
-        self.errors.seek(0, os.SEEK_END)
-        self.errors.seek(max(0, self.errors.tell() - 300))
-        return self.errors.read().decode(errors="replace")
+    def _failed(self, request_id: str, what: str) -> dict[str, Any]:
+        """The error reply for a request the program failed: it is stopped, and the last
+        lines it wrote on stderr are quoted."""
+        self._stop()
+        tail = self.errors.last_lines() if self.errors is not None else ""
+        self.errors = None
+        return {
+            "id": request_id,
+            "error": f"{self.name} {what}" + (f"; stderr: {tail}" if tail else ""),
+        }
 
     def adjudicate(
         self, request_id: str, position: Position, orders: Sequence[Given]
@@ -128,19 +134,16 @@ class ExternalEngine:
             text = self._read_line(process)
             return read_reply(text, request_id)
         except TimeoutError:  # before OSError, of which it is a kind
-            self._stop()
-            return {"id": request_id, "error": f"{self.name}: no reply within {self.timeout} s"}
-        except OSError as err:
-            self._stop()
-            return {"id": request_id, "error": f"{self.name}: cannot talk to it: {err}"}
+            waited = self.startup if self.fresh else self.timeout
+            return self._failed(request_id, f"gave no reply within {waited:g} s")
         except EOFError:
             code = self.process.wait() if self.process else None
-            tail = self._stderr_tail()
-            self._stop()
-            return {"id": request_id, "error": f"{self.name} exited ({code}): {tail.strip()}"}
+            return self._failed(request_id, f"exited ({code})")
+        except OSError as err:  # a broken pipe: it exited before reading the request
+            code = self.process.wait() if self.process else None
+            return self._failed(request_id, f"exited ({code}): cannot talk to it: {err}")
         except ProtocolError as err:
-            self._stop()
-            return {"id": request_id, "error": f"{self.name}: malformed reply: {err}"}
+            return self._failed(request_id, f"gave a malformed reply: {err}")
 
     def _read_line(self, process: subprocess.Popen[bytes]) -> str:
         assert process.stdout is not None  # stdout=PIPE
@@ -168,6 +171,51 @@ class ExternalEngine:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=2)
         self._stop()
+
+
+STDERR_TAIL_BYTES = 65_536
+"""How much of the end of a program's stderr is kept, to quote when it fails."""
+
+
+class StderrTail:
+    """The last `limit` bytes of a stream, read to its end by a thread of its own (a
+    program whose stderr nobody reads blocks once the pipe is full)."""
+
+    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
+        self.limit = limit
+        self.data = bytearray()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        with self.lock:
+            self.data += chunk
+            del self.data[: max(0, len(self.data) - self.limit)]
+
+    def follow(self, stream: IO[bytes]) -> None:
+        """Read `stream` to its end in a thread, keeping its tail; the thread closes it."""
+
+        def drain() -> None:
+            with stream:
+                while chunk := os.read(stream.fileno(), 65536):
+                    self.feed(chunk)
+
+        self.thread = threading.Thread(target=drain, name="stderr", daemon=True)
+        self.thread.start()
+
+    def wait(self, seconds: float = 1.0) -> None:
+        """Let the thread read what is left (a process that outlived its group may keep the
+        pipe open: then give up after `seconds`)."""
+        if self.thread is not None:
+            self.thread.join(seconds)
+
+    def last_lines(self, count: int = 5, chars: int = 1000) -> str:
+        """The last `count` non-blank lines, joined with ' | ', at most `chars` characters."""
+        with self.lock:
+            text = self.data.decode(errors="replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()][-count:]
+        joined = " | ".join(lines)
+        return joined if len(joined) <= chars else "..." + joined[-chars:]
 
 
 def engine(
