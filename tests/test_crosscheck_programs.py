@@ -3,14 +3,16 @@ tmp_path, run behind the protocol as `dipsat crosscheck --against` runs it."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.tools.crosscheck.engines import ExternalEngine, StderrTail
+from solver.tools.crosscheck.engines import ExternalEngine, StderrTail, read_line
 from solver.tools.crosscheck.generate import random_turn
+from solver.tools.crosscheck.protocol import ProtocolError
 
 PREAMBLE = """\
 import json, os, sys
@@ -91,3 +93,49 @@ def test_the_stderr_tail_is_the_last_bytes_whatever_the_chunks(
     assert len(quoted) <= 83
     kept = [x.strip() for x in whole[-limit:].decode(errors="replace").splitlines() if x.strip()]
     assert quoted.removeprefix("...") == " | ".join(kept[-3:])[-80:]
+
+
+def test_a_reply_line_without_end_is_refused_at_the_bound_not_timed_out(tmp_path: Path) -> None:
+    """100 MB without a newline used to be read whole (244 MB of memory), then reported as
+    a time-out: reading now stops past MAX_REPLY_BYTES and says why."""
+    command = program(
+        tmp_path,
+        "sys.stdin.readline()\n"
+        "block = 'x' * 1_000_000\n"
+        "for _ in range(100):\n"
+        "    sys.stdout.write(block)\n"
+        "sys.stdout.flush()\n"
+        "import time\ntime.sleep(60)\n",
+    )
+    engine = ExternalEngine(command, timeout=30.0, startup=30.0)
+    try:
+        error = str(ask(engine)["error"])
+    finally:
+        engine.close()
+    assert "gave a malformed reply: reply longer than 1,000,000 bytes" in error
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    size=st.integers(min_value=0, max_value=3000),
+    newline=st.booleans(),
+    limit=st.integers(min_value=0, max_value=1500),
+)
+def test_a_line_is_read_whole_or_refused_by_its_length_alone(
+    size: int, newline: bool, limit: int
+) -> None:
+    """A line of `size` bytes: longer than the bound is "reply longer than", whether or not
+    it ever ends; within it, the line itself, or the end of the stream if it has no newline."""
+    reading, writing = os.pipe()
+    os.write(writing, b"y" * size + (b"\nnext" if newline else b""))
+    os.close(writing)
+    with os.fdopen(reading, "rb") as stream:
+        os.set_blocking(reading, False)
+        try:
+            line, rest = read_line(stream, b"", 5.0, limit)
+        except ProtocolError as error:
+            assert size > limit and str(error) == f"reply longer than {limit:,} bytes"
+        except EOFError:
+            assert size <= limit and not newline
+        else:
+            assert size <= limit and newline and (line, rest) == (b"y" * size, b"next")

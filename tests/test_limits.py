@@ -70,7 +70,7 @@ def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
     from solver.tools.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
 
     line = '{"id": "t1", "padding": "' + "x" * MAX_REPLY_BYTES + '"}'
-    with pytest.raises(ProtocolError, match=f"at most {MAX_REPLY_BYTES}"):
+    with pytest.raises(ProtocolError, match=f"reply longer than {MAX_REPLY_BYTES:,} bytes"):
         read_reply(line, "t1")
 
 

@@ -21,6 +21,7 @@ from ...values.orders import Given
 from ...values.position import Position
 from ...values.resolution import Resolution
 from ...values.rules import DATC_2025, RuleBook
+from . import protocol
 from .protocol import ProtocolError, read_reply, reply, request
 
 ADAPTERS = {
@@ -147,20 +148,8 @@ class ExternalEngine:
 
     def _read_line(self, process: subprocess.Popen[bytes]) -> str:
         assert process.stdout is not None  # stdout=PIPE
-        deadline = time.monotonic() + (self.startup if self.fresh else self.timeout)
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError
-                if not selector.select(left):
-                    continue
-                chunk = process.stdout.read(65536)
-                if not chunk:
-                    raise EOFError
-                self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        seconds = self.startup if self.fresh else self.timeout
+        line, self.buffer = read_line(process.stdout, self.buffer, seconds)
         self.fresh = False
         return line.decode(errors="replace")
 
@@ -171,6 +160,40 @@ class ExternalEngine:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=2)
         self._stop()
+
+
+def read_line(
+    stream: IO[bytes], buffer: bytes, seconds: float, limit: int | None = None
+) -> tuple[bytes, bytes]:
+    """The next line of a non-blocking stream (without its newline) and what was read past
+    it, `buffer` being what an earlier call read past its line.  Reading stops as soon as
+    the line is longer than `limit` bytes (`MAX_REPLY_BYTES` by default), so a program
+    that writes without end costs at most that much memory.
+
+    Raises:
+        ProtocolError: the line is longer than `limit`.
+        TimeoutError: no whole line within `seconds`.
+        EOFError: the stream ended first.
+    """
+    limit = protocol.MAX_REPLY_BYTES if limit is None else limit
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while (end := buffer.find(b"\n")) < 0:
+            if len(buffer) > limit:
+                raise protocol.reply_too_long(limit)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            if not selector.select(left):
+                continue
+            chunk = stream.read(65536)
+            if not chunk:
+                raise EOFError
+            buffer += chunk
+    if end > limit:
+        raise protocol.reply_too_long(limit)
+    return buffer[:end], buffer[end + 1 :]
 
 
 STDERR_TAIL_BYTES = 65_536
