@@ -588,11 +588,19 @@ def crosscheck(
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement.
     Exits with status 1 when the engines disagree on a board (units, dislodgements,
-    retreat options), 0 when they agree or differ only in what they call a result."""
+    retreat options), 0 when they agree or differ only in what they call a result, 2 when
+    no turn could be compared or the program cannot be started, 130 when interrupted
+    (Ctrl-C: the summary is of the turns compared before)."""
     from rich.progress import Progress
 
     from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
+    from .tools.crosscheck.engines import command_line
 
+    if against != "dipsat":
+        try:
+            command_line(against)
+        except DipsatError as error:
+            raise fail(f"--against: {error}") from error
     try:
         book = rule_book(rules or "2025")
         with Progress(console=err, disable=as_json) as bar:
@@ -616,6 +624,8 @@ def crosscheck(
                 )
     except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error
+    except KeyboardInterrupt:  # before any turn was compared
+        raise fail("interrupted", 130) from None
     written = write_cases(summary, Path(out)) if out else []
     if as_json:
         data = {**summary.as_json(), "rules": book.name, "written": [str(p) for p in written]}
@@ -637,7 +647,12 @@ def crosscheck(
         for path in written:
             console.print(f"wrote {path}")
         for line in summary.errors[:5]:
-            console.print(f"[dim]{line}[/]", markup=True)
+            console.print(line, style="dim", markup=False)
+    if summary.interrupted:
+        raise fail(f"interrupted after {summary.turns} turn(s); the summary is of those", 130)
+    if not summary.compared:
+        why = "every request failed" if summary.turns else "there was no turn to compare"
+        raise fail(f"no turn was compared: {why}", 2)
     if summary.board_disagreements:
         raise typer.Exit(1)
 

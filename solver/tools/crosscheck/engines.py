@@ -8,6 +8,7 @@ import json
 import os
 import selectors
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ...cycle.game import advance
+from ...errors import DipsatError
 from ...values.orders import Given
 from ...values.position import Position
 from ...values.resolution import Resolution
@@ -47,13 +49,41 @@ class DipsatEngine:
             dislodged = {r.unit: r.options for r in step.dislodged}
         return reply(request_id, step.outcomes, step.after, dislodged)
 
-    def close(self) -> None:
+    def close(self, grace: float = 2.0) -> None:
         pass
 
 
 STARTUP_SECONDS = 600.0
 """How long the first reply of a program may take: it starts its engine and loads its map
 then (MILA works out the convoy routes of a large map the first time, minutes for some)."""
+
+
+class ProgramError(DipsatError):
+    """Another adjudicator that cannot be run at all: no request could ever reach it."""
+
+
+def command_line(command: str | list[str]) -> list[str]:
+    """The words of a command ('mila' and 'pydip' name the shipped adapters), checked to
+    name a program that exists.
+
+    Raises:
+        ProgramError: the command is empty, is not shell syntax (an unclosed quote), or its
+            program is not found or not executable.
+    """
+    if isinstance(command, str):
+        if command in ADAPTERS:
+            return ADAPTERS[command]
+        try:
+            words = shlex.split(command)
+        except ValueError as err:  # "No closing quotation", "No escaped character"
+            raise ProgramError(f"{command!r}: {str(err).lower()}") from err
+    else:
+        words = list(command)
+    if not words:
+        raise ProgramError(f"expected a command, found {command!r}")
+    if shutil.which(words[0]) is None:
+        raise ProgramError(f"cannot start {words[0]!r}: no such executable program")
+    return words
 
 
 class ExternalEngine:
@@ -63,14 +93,13 @@ class ExternalEngine:
     seconds; each later one `timeout`.  The program runs in a process group of its own, so
     that stopping it stops whatever it started; what it writes to stderr is read as it comes
     (a full pipe would block it), its last 64 KB kept, and its last lines are quoted in the
-    error when it fails."""
+    error when it fails.  A program that cannot be started at all raises `ProgramError`
+    instead: every request would fail."""
 
     def __init__(
         self, command: str | list[str], timeout: float = 10.0, startup: float = STARTUP_SECONDS
     ) -> None:
-        self.command = ADAPTERS.get(command, command) if isinstance(command, str) else command
-        if isinstance(self.command, str):
-            self.command = shlex.split(self.command)
+        self.command = command_line(command)
         self.name = command if isinstance(command, str) else " ".join(command)
         self.timeout = timeout
         self.startup = max(startup, timeout)
@@ -82,14 +111,17 @@ class ExternalEngine:
     def _start(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
             self._stop()
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                start_new_session=True,
-            )
+            try:
+                self.process = subprocess.Popen(
+                    self.command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                    start_new_session=True,
+                )
+            except OSError as err:  # no such file, not executable, not a program
+                raise ProgramError(f"cannot start {self.name}: {err.strerror or err}") from err
             assert self.process.stdout is not None and self.process.stderr is not None  # PIPE
             self.errors = StderrTail()
             self.errors.follow(self.process.stderr)
@@ -153,12 +185,15 @@ class ExternalEngine:
         self.fresh = False
         return line.decode(errors="replace")
 
-    def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+    def close(self, grace: float = 2.0) -> None:
+        """End the program: its standard input closed, `grace` seconds to exit, then
+        stopped (at once with no grace: the run was interrupted)."""
+        if grace > 0 and self.process is not None and self.process.poll() is None:
             assert self.process.stdin is not None  # stdin=PIPE
-            self.process.stdin.close()
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=2)
+                self.process.wait(timeout=grace)
         self._stop()
 
 
