@@ -77,6 +77,19 @@ def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
         raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
 
 
+MAX_TURNS = 1_000_000_000
+MAX_WORKERS = 256
+MAX_TIMEOUT_SECONDS = 86_400.0
+
+
+def _within(option: str, value: float, low: float, high: float, what: str) -> None:
+    """Refuse a numeric option outside low..high (NaN and infinities too), naming the
+    option and the range it takes."""
+    if not low <= value <= high:  # NaN compares false
+        shown = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
+        raise fail(f"{option}: expected {what} from {shown[0]} to {shown[1]}, found {value!s:.40}")
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     err.print(message, markup=False)
     return typer.Exit(code)
@@ -236,9 +249,11 @@ def replay(
         book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
-    if workers < 1:
-        raise fail(f"--workers: expected a number of processes, 1 or more, found {workers}")
-    report = replay_games(files, book, _board(board), workers, dask)
+    _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
+    try:
+        report = replay_games(files, book, _board(board), workers, dask)
+    except DipsatError as error:  # a Dask scheduler that cannot be reached
+        raise fail(str(error)) from error
     for problem in report.errors:
         err.print(str(problem), markup=False)
     if as_json:
@@ -596,6 +611,15 @@ def crosscheck(
     from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
     from .tools.crosscheck.engines import command_line
 
+    if not source:
+        _within("--turns", turns, 1, MAX_TURNS, "a number of turns")
+    _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
+    _within("--timeout", timeout, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
+    if out:
+        try:  # before the campaign: a folder that cannot be made would lose its cases
+            Path(out).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise fail(f"--out {out}: cannot make the folder: {error.strerror or error}") from error
     if against != "dipsat":
         try:
             command_line(against)
@@ -626,7 +650,10 @@ def crosscheck(
         raise fail(str(error)) from error
     except KeyboardInterrupt:  # before any turn was compared
         raise fail("interrupted", 130) from None
-    written = write_cases(summary, Path(out)) if out else []
+    try:
+        written = write_cases(summary, Path(out)) if out else []
+    except OSError as error:
+        raise fail(f"--out {out}: cannot write the cases: {error.strerror or error}") from error
     if as_json:
         data = {**summary.as_json(), "rules": book.name, "written": [str(p) for p in written]}
         print(json.dumps(data, indent=2))

@@ -208,10 +208,10 @@ def campaign(
     """
     variant(board)  # a bad name or command fails here, not in every worker
     engine(against, timeout).close()
-    jobs = [
+    jobs = (  # made as the workers need them: turns may be many more than fit in memory
         (against, seed, s, min(s + chunk, turns), timeout, board, rules)
         for s in range(0, turns, chunk)
-    ]
+    )
     total = Summary()
     parts = spread(_chunk, jobs, workers, dask)
     try:
