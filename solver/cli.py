@@ -23,9 +23,10 @@ from .tools.compare import compare
 from .tools.conformance import run
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
-from .tools.replay import KINDS, explaining
+from .tools.replay import KINDS, ReplayReport, explaining
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
+from .values.rules import RuleBook
 
 app = typer.Typer(
     add_completion=False,
@@ -230,6 +231,7 @@ def adjudicate(
 
 @app.command()
 def replay(
+    ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: GameRulesOption = "2025",
@@ -243,15 +245,17 @@ def replay(
     dask: Annotated[
         str | None, typer.Option(help="a Dask scheduler address to spread them over, or 'local'")
     ] = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
+    _solver_time(ctx, time_limit)  # checks it, and bounds the hint's adjudications here
     try:
         book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
     _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
     try:
-        report = replay_games(files, book, _board(board), workers, dask)
+        report = replay_games(files, book, _board(board), workers, dask, time_limit)
     except DipsatError as error:  # a Dask scheduler that cannot be reached
         raise fail(str(error)) from error
     for problem in report.errors:
@@ -286,7 +290,7 @@ def replay(
             f"{report.transitions} transitions: {report.matched} matched, "
             f"{report.mismatched} mismatched"
         )
-        if report.mismatched and (books := explaining(report, book, _board(board))):
+        if report.mismatched and (books := _explaining(report, book, _board(board))):
             cause = report.mismatches[0].cause
             listed = ", ".join(books[:-1]) + (" or " if len(books) > 1 else "") + books[-1]
             out.print(
@@ -299,6 +303,15 @@ def replay(
         raise typer.Exit(2)
     if report.mismatched:
         raise typer.Exit(1)
+
+
+def _explaining(report: ReplayReport, rules: RuleBook, board: Board | None) -> list[str]:
+    """The rule books that explain a replay's mismatches; none if trying them fails (the
+    solver out of time): the hint is left out, the report stands."""
+    try:
+        return explaining(report, rules, board)
+    except DipsatError:
+        return []
 
 
 @app.command()
@@ -579,6 +592,7 @@ def compare_rules(
 
 @app.command()
 def crosscheck(
+    ctx: typer.Context,
     against: Annotated[str, typer.Option(help="mila, pydip, or a command speaking the protocol")],
     turns: Annotated[int, typer.Option(help="random turns to generate")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the random turns")] = 1,
@@ -600,6 +614,7 @@ def crosscheck(
         ),
     ] = "standard",
     rules: GameRulesOption = "2025",
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement.
     Exits with status 1 when the engines disagree on a board (units, dislodgements,
@@ -611,6 +626,7 @@ def crosscheck(
     from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
     from .tools.crosscheck.engines import command_line
 
+    _solver_time(ctx, time_limit)
     if not source:
         _within("--turns", turns, 1, MAX_TURNS, "a number of turns")
     _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
@@ -631,7 +647,7 @@ def crosscheck(
             if source:
                 chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
-                summary = check_turns(against, chosen, timeout, rules=book)
+                summary = check_turns(against, chosen, timeout, rules=book, time_limit=time_limit)
                 bar.update(task, completed=len(chosen))
             else:
                 task = bar.add_task(f"against {against}", total=turns)
@@ -645,6 +661,7 @@ def crosscheck(
                     progress=lambda n: bar.advance(task, n),
                     board=board,
                     rules=book,
+                    time_limit=time_limit,
                 )
     except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from topology import Board, variant
 
 from ...errors import DipsatError
+from ...judge.solve import time_limit as solver_time_limit
 from ...values.orders import Given
 from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
@@ -82,9 +84,12 @@ def check_turns(
     timeout: float = 10.0,
     shrink_cases: bool = True,
     rules: RuleBook = DATC_2025,
+    time_limit: float | None = None,
 ) -> Summary:
-    """Run turns through dipsat (under `rules`) and another engine; shrink the first case
-    of each class, and of each class the first that reaches the board.  Ctrl-C
+    """Run turns through dipsat (under `rules`, each call of its solver within
+    `time_limit` seconds if given: a turn that runs out is an error, not compared) and
+    another engine; shrink the first case of each class, and of each class the first that
+    reaches the board.  Ctrl-C
     (KeyboardInterrupt) ends the run: the summary counts the turns finished before it and
     says it was interrupted.
 
@@ -94,8 +99,9 @@ def check_turns(
     ours, theirs = DipsatEngine(rules), engine(against, timeout)
     summary, finished = Summary(), False
     try:
-        for name, position, orders in turns:
-            _check_turn(summary, name, position, orders, ours, theirs, shrink_cases)
+        with nullcontext() if time_limit is None else solver_time_limit(time_limit):
+            for name, position, orders in turns:
+                _check_turn(summary, name, position, orders, ours, theirs, shrink_cases)
         finished = True
     except KeyboardInterrupt:
         summary.interrupted = True
@@ -180,10 +186,12 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float, str, RuleBook]) -> Summary:
-    against, seed, start, stop, timeout, board, rules = args
+def _chunk(args: tuple[str, int, int, int, float, str, RuleBook, float | None]) -> Summary:
+    """One chunk of a campaign, in whichever process runs it: the solver's time limit
+    comes with the chunk (a context variable does not cross processes)."""
+    against, seed, start, stop, timeout, board, rules, seconds = args
     turns = random_turns(seed, start, stop, variant(board))
-    return check_turns(against, turns, timeout, rules=rules)
+    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds)
 
 
 def campaign(
@@ -197,11 +205,13 @@ def campaign(
     progress: Callable[[int], None] | None = None,
     board: str = "standard",
     rules: RuleBook = DATC_2025,
+    time_limit: float | None = None,
 ) -> Summary:
     """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
     `topology.variant` reads it), spread over processes or a Dask cluster, dipsat playing
-    under `rules`.  Ctrl-C ends it with the summary of the chunks finished, marked
-    interrupted (in one process, of the turns finished).
+    under `rules` (its solver within `time_limit` seconds a call).  Ctrl-C ends it with
+    the summary of the chunks finished, marked interrupted (in one process, of the turns
+    finished).
 
     Raises:
         ProgramError: `against` names no program that can be started.
@@ -209,7 +219,7 @@ def campaign(
     variant(board)  # a bad name or command fails here, not in every worker
     engine(against, timeout).close()
     jobs = (  # made as the workers need them: turns may be many more than fit in memory
-        (against, seed, s, min(s + chunk, turns), timeout, board, rules)
+        (against, seed, s, min(s + chunk, turns), timeout, board, rules, time_limit)
         for s in range(0, turns, chunk)
     )
     total = Summary()
