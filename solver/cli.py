@@ -23,9 +23,10 @@ from .tools.compare import compare
 from .tools.conformance import run
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
-from .tools.replay import KINDS, explaining
+from .tools.replay import KINDS, ReplayReport, explaining
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
+from .values.rules import RuleBook
 
 app = typer.Typer(
     add_completion=False,
@@ -75,6 +76,19 @@ def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
         ctx.with_resource(solve.time_limit(seconds))
     except DipsatError as error:
         raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
+
+
+MAX_TURNS = 1_000_000_000
+MAX_WORKERS = 256
+MAX_TIMEOUT_SECONDS = 86_400.0
+
+
+def _within(option: str, value: float, low: float, high: float, what: str) -> None:
+    """Refuse a numeric option outside low..high (NaN and infinities too), naming the
+    option and the range it takes."""
+    if not low <= value <= high:  # NaN compares false
+        shown = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
+        raise fail(f"{option}: expected {what} from {shown[0]} to {shown[1]}, found {value!s:.40}")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -217,6 +231,7 @@ def adjudicate(
 
 @app.command()
 def replay(
+    ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
     rules: GameRulesOption = "2025",
@@ -230,15 +245,19 @@ def replay(
     dask: Annotated[
         str | None, typer.Option(help="a Dask scheduler address to spread them over, or 'local'")
     ] = None,
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
+    _solver_time(ctx, time_limit)  # checks it, and bounds the hint's adjudications here
     try:
         book = rule_book(rules or "2025")
     except DipsatError as error:
         raise fail(str(error)) from error
-    if workers < 1:
-        raise fail(f"--workers: expected a number of processes, 1 or more, found {workers}")
-    report = replay_games(files, book, _board(board), workers, dask)
+    _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
+    try:
+        report = replay_games(files, book, _board(board), workers, dask, time_limit)
+    except DipsatError as error:  # a Dask scheduler that cannot be reached
+        raise fail(str(error)) from error
     for problem in report.errors:
         err.print(str(problem), markup=False)
     if as_json:
@@ -271,7 +290,7 @@ def replay(
             f"{report.transitions} transitions: {report.matched} matched, "
             f"{report.mismatched} mismatched"
         )
-        if report.mismatched and (books := explaining(report, book, _board(board))):
+        if report.mismatched and (books := _explaining(report, book, _board(board))):
             cause = report.mismatches[0].cause
             listed = ", ".join(books[:-1]) + (" or " if len(books) > 1 else "") + books[-1]
             out.print(
@@ -284,6 +303,15 @@ def replay(
         raise typer.Exit(2)
     if report.mismatched:
         raise typer.Exit(1)
+
+
+def _explaining(report: ReplayReport, rules: RuleBook, board: Board | None) -> list[str]:
+    """The rule books that explain a replay's mismatches; none if trying them fails (the
+    solver out of time): the hint is left out, the report stands."""
+    try:
+        return explaining(report, rules, board)
+    except DipsatError:
+        return []
 
 
 @app.command()
@@ -564,6 +592,7 @@ def compare_rules(
 
 @app.command()
 def crosscheck(
+    ctx: typer.Context,
     against: Annotated[str, typer.Option(help="mila, pydip, or a command speaking the protocol")],
     turns: Annotated[int, typer.Option(help="random turns to generate")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the random turns")] = 1,
@@ -585,21 +614,40 @@ def crosscheck(
         ),
     ] = "standard",
     rules: GameRulesOption = "2025",
+    time_limit: TimeLimitOption = None,
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement.
     Exits with status 1 when the engines disagree on a board (units, dislodgements,
-    retreat options), 0 when they agree or differ only in what they call a result."""
+    retreat options), 0 when they agree or differ only in what they call a result, 2 when
+    no turn could be compared or the program cannot be started, 130 when interrupted
+    (Ctrl-C: the summary is of the turns compared before)."""
     from rich.progress import Progress
 
     from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
+    from .tools.crosscheck.engines import command_line
 
+    _solver_time(ctx, time_limit)
+    if not source:
+        _within("--turns", turns, 1, MAX_TURNS, "a number of turns")
+    _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
+    _within("--timeout", timeout, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
+    if out:
+        try:  # before the campaign: a folder that cannot be made would lose its cases
+            Path(out).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise fail(f"--out {out}: cannot make the folder: {error.strerror or error}") from error
+    if against != "dipsat":
+        try:
+            command_line(against)
+        except DipsatError as error:
+            raise fail(f"--against: {error}") from error
     try:
         book = rule_book(rules or "2025")
         with Progress(console=err, disable=as_json) as bar:
             if source:
                 chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
-                summary = check_turns(against, chosen, timeout, rules=book)
+                summary = check_turns(against, chosen, timeout, rules=book, time_limit=time_limit)
                 bar.update(task, completed=len(chosen))
             else:
                 task = bar.add_task(f"against {against}", total=turns)
@@ -613,10 +661,16 @@ def crosscheck(
                     progress=lambda n: bar.advance(task, n),
                     board=board,
                     rules=book,
+                    time_limit=time_limit,
                 )
     except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error
-    written = write_cases(summary, Path(out)) if out else []
+    except KeyboardInterrupt:  # before any turn was compared
+        raise fail("interrupted", 130) from None
+    try:
+        written = write_cases(summary, Path(out)) if out else []
+    except OSError as error:
+        raise fail(f"--out {out}: cannot write the cases: {error.strerror or error}") from error
     if as_json:
         data = {**summary.as_json(), "rules": book.name, "written": [str(p) for p in written]}
         print(json.dumps(data, indent=2))
@@ -637,7 +691,12 @@ def crosscheck(
         for path in written:
             console.print(f"wrote {path}")
         for line in summary.errors[:5]:
-            console.print(f"[dim]{line}[/]", markup=True)
+            console.print(line, style="dim", markup=False)
+    if summary.interrupted:
+        raise fail(f"interrupted after {summary.turns} turn(s); the summary is of those", 130)
+    if not summary.compared:
+        why = "every request failed" if summary.turns else "there was no turn to compare"
+        raise fail(f"no turn was compared: {why}", 2)
     if summary.board_disagreements:
         raise typer.Exit(1)
 

@@ -201,3 +201,19 @@ def test_requests_and_replies_follow_the_published_schema():
         validator.validate(DipsatEngine().adjudicate(name, position, orders))
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({"id": "x", "results": {"Paris": True}, "units": {}})
+
+
+def test_the_time_limit_reaches_every_worker_and_running_out_is_an_error():
+    """Turn s36-0 needs the solver: with --time-limit 1e-9 dipsat's side is an error in
+    every worker (never a guess), and a run where nothing was compared exits 2."""
+    expected = "s36-0: dipsat: the solver reached its time limit (1e-09 s)"
+    for workers in (1, 2):
+        summary = campaign("dipsat", 2, 36, workers=workers, chunk=1, time_limit=1e-9)
+        assert (summary.turns, summary.compared) == (2, 1), workers
+        assert summary.errors[0].startswith(expected), summary.errors
+    shown = dipsat(
+        "crosscheck", "--against", "dipsat", "--seed", "36", "--turns", "1", "--json",
+        "--time-limit", "1e-9",
+    )  # fmt: skip
+    assert shown.returncode == 2, shown.stderr
+    assert json.loads(shown.stdout)["errors"][0].startswith(expected)

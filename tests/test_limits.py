@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
 from solver.formats.cases import MAX_CASE_FILE_BYTES, read_cases
@@ -70,7 +72,7 @@ def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
     from solver.tools.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
 
     line = '{"id": "t1", "padding": "' + "x" * MAX_REPLY_BYTES + '"}'
-    with pytest.raises(ProtocolError, match=f"at most {MAX_REPLY_BYTES}"):
+    with pytest.raises(ProtocolError, match=f"reply longer than {MAX_REPLY_BYTES:,} bytes"):
         read_reply(line, "t1")
 
 
@@ -122,3 +124,150 @@ def test_a_time_limit_block_bounds_the_solver_and_refuses_odd_values() -> None:
     for odd in (float("nan"), float("inf"), 0, -1.0, "5", True):
         with pytest.raises(DipsatError, match="time limit: expected"), solver.time_limit(odd):
             pass
+
+
+ABSURD = [
+    ("--turns", "1" + "0" * 30, "--turns: expected a number of turns from 1 to 1,000,000,000"),
+    ("--turns", "0", "--turns: expected a number of turns from 1 to 1,000,000,000, found 0"),
+    ("--workers", "0", "--workers: expected a number of processes from 1 to 256, found 0"),
+    ("--workers", "100000", "--workers: expected a number of processes from 1 to 256"),
+    ("--timeout", "nan", "--timeout: expected seconds from 0.001 to 86,400, found nan"),
+    ("--timeout", "inf", "--timeout: expected seconds from 0.001 to 86,400, found inf"),
+    ("--timeout", "-1", "--timeout: expected seconds from 0.001 to 86,400, found -1.0"),
+    ("--timeout", "0", "--timeout: expected seconds from 0.001 to 86,400, found 0.0"),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "message"), ABSURD)
+def test_absurd_option_values_of_crosscheck_and_replay_are_refused_naming_the_range(
+    option: str, value: str, message: str
+) -> None:
+    """--turns 10**30 ran out of memory making its chunks; NaN or no time-out was taken."""
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    runs = [["crosscheck", "--against", "dipsat", option, value]]
+    if option == "--workers":
+        runs.append(["replay", option, value, "tests/data/games/game_433761_ENGLAND_AG.json"])
+    for args in runs:
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2 and result.stderr.startswith(message), result.output
+        assert result.stdout == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.floats(), st.integers(min_value=-(10**40), max_value=10**40)),
+    st.sampled_from([(1, 1_000, "turns"), (0.001, 86_400.0, "seconds")]),
+)
+def test_a_numeric_option_is_taken_exactly_within_its_range(
+    value: float, bounds: tuple[float, float, str]
+) -> None:
+    """Any number, NaN and the infinities included: within the range it is taken, outside
+    it refused with the option and the range named, exit status 2."""
+    import contextlib
+    import io
+
+    import typer
+
+    from solver.cli import _within
+
+    low, high, what = bounds
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            _within("--x", value, low, high, what)
+    except typer.Exit as refused:
+        assert refused.exit_code == 2 and not low <= value <= high
+        assert said.getvalue().startswith(f"--x: expected {what} from ")
+    else:
+        assert low <= value <= high and not said.getvalue()
+
+
+def test_turns_are_made_as_they_are_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign of 10**30 turns starts at once: its chunks are made one by one (all of
+    them were made first, a MemoryError), and it stops where its reader stops."""
+    from solver.tools.crosscheck.campaign import campaign
+
+    class Enough(Exception):
+        pass
+
+    seen: list[int] = []
+
+    def progress(turns: int) -> None:
+        seen.append(turns)
+        if len(seen) == 2:
+            raise Enough
+
+    with pytest.raises(Enough):
+        campaign("dipsat", 10**30, seed=1, chunk=2, progress=progress)
+    assert seen == [2, 2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=60), st.integers(min_value=1, max_value=8))
+def test_jobs_are_submitted_a_window_ahead_and_read_in_order(jobs: int, ahead: int) -> None:
+    """However many jobs and however wide the window: the results come in the jobs' order,
+    and never more than `ahead` jobs are submitted and not yet read."""
+    from solver.tools.workers import _in_order
+
+    class Done:
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def result(self) -> int:
+            return self.value
+
+    submitted: list[int] = []
+    read: list[int] = []
+
+    def submit(job: int) -> Done:
+        submitted.append(job)
+        assert len(submitted) - len(read) <= ahead
+        return Done(job * job)
+
+    for value in _in_order(submit, iter(range(jobs)), ahead):
+        read.append(value)
+    assert read == [j * j for j in range(jobs)]
+
+
+def test_endless_jobs_spread_over_processes_give_their_first_results() -> None:
+    from itertools import count, islice
+
+    from solver.tools.workers import spread
+
+    results = spread(abs, (-n for n in count()), workers=2)
+    assert list(islice(results, 5)) == [0, 1, 2, 3, 4]
+    results.close()  # the workers are stopped
+
+
+def test_a_dask_scheduler_that_does_not_answer_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nothing listens there: a DipsatError saying so after the connect time-out (a
+    traceback after 30 s before)."""
+    import solver.tools.workers as workers
+    from solver.tools.crosscheck.campaign import campaign
+
+    monkeypatch.setattr(workers, "DASK_CONNECT_SECONDS", 0.2)
+    with pytest.raises(
+        DipsatError, match=r"cannot connect to a Dask scheduler at tcp://127\.0\.0\.1:1"
+    ):
+        campaign("dipsat", 2, seed=1, dask="tcp://127.0.0.1:1")
+
+
+def test_an_out_folder_that_cannot_be_made_is_refused_before_the_campaign(
+    tmp_path: Path,
+) -> None:
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    (tmp_path / "file").write_text("")
+    target = tmp_path / "file" / "cases"
+    result = CliRunner().invoke(
+        app, ["crosscheck", "--against", "dipsat", "--turns", "5", "--out", str(target)]
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"--out {target}: cannot make the folder: Not a directory\n"

@@ -279,3 +279,19 @@ def test_a_replay_spread_over_processes_or_dask_reports_the_same():
     assert json.loads(shown.stdout) == alone
     refused = dipsat("replay", "--workers", "0", str(files[0]))
     assert refused.returncode == 2 and "--workers" in refused.stderr
+
+
+def test_the_time_limit_reaches_every_worker_and_running_out_is_an_error():
+    """--time-limit is given to each worker's job (a context variable set here would not
+    reach another process): S1903M of standard-22 needs the solver, and with no time it is
+    an error of the report, never a guessed transition."""
+    game = GAMES / "mila" / "standard-22.json"
+    expected = f"{game}: S1903M: the solver reached its time limit (1e-09 s) before settling"
+    for workers, dask in ((1, None), (2, None), (1, "local")):
+        report = replay([game], RULE_BOOKS["mila"], workers=workers, dask=dask, time_limit=1e-9)
+        assert [str(e) for e in report.errors] == [expected + " the turn"], (workers, dask)
+    shown = dipsat("replay", "--rules", "mila", "--workers", "2", "--time-limit", "1e-9", str(game))
+    assert shown.returncode == 2 and shown.stderr.startswith(expected), shown.stderr
+    odd = dipsat("replay", "--time-limit", "nan", str(game))
+    assert odd.returncode == 2
+    assert odd.stderr.startswith("--time-limit: expected a finite number of seconds above 0")

@@ -19,6 +19,7 @@ unit destroyed in the movement phase.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -29,6 +30,7 @@ from topology import Board, variant
 from ..cycle.game import advance
 from ..errors import DipsatError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
+from ..judge.solve import time_limit as solver_time_limit
 from ..values.orders import Given
 from ..values.position import DislodgedUnit, PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution
@@ -135,35 +137,43 @@ def replay(
     board: Board | None = None,
     workers: int = 1,
     dask: str | None = None,
+    time_limit: float | None = None,
 ) -> ReplayReport:
     """Replay every game file (on ``board``, or the map each names); a malformed file is
     reported and the others still run.  With ``workers`` above 1 the files are spread over
     that many local processes, with ``dask`` (a scheduler's address, or ``"local"``) over a
-    Dask cluster; the report is the same, its games in the order given."""
+    Dask cluster; the report is the same, its games in the order given.  ``time_limit``
+    bounds each call of the solver in every worker, local or not (a phase that runs out is
+    an error of the report); a `solver.time_limit` block around the call reaches no other
+    process."""
     files = [str(p) for p in paths]
     if workers <= 1 and not dask:
-        return _replay_files((files, rules, board))
+        return _replay_files((files, rules, board, time_limit))
     where = None if board is None else str(board.origin or board.name)
     size = max(1, len(files) // (4 * max(workers, 1)))
-    jobs = [(files[i : i + size], rules, where) for i in range(0, len(files), size)]
+    jobs = [(files[i : i + size], rules, where, time_limit) for i in range(0, len(files), size)]
     report = ReplayReport()
     for part in _spread(_replay_files, jobs, workers, dask):
         report.merge(part)
     return report
 
 
-def _replay_files(job: tuple[list[str], RuleBook, Board | str | None]) -> ReplayReport:
-    """One share of a replay: its files, the rule book, the board (or its name or file)."""
-    files, rules, where = job
+def _replay_files(
+    job: tuple[list[str], RuleBook, Board | str | None, float | None],
+) -> ReplayReport:
+    """One share of a replay: its files, the rule book, the board (or its name or file) and
+    the solver's time limit, entered here: a context variable does not cross processes."""
+    files, rules, where, seconds = job
     board = variant(where) if isinstance(where, str) else where
     report = ReplayReport()
-    for path in files:
-        try:
-            game = read_game(path, board)
-        except GameFileError as error:
-            report.errors.append(ReplayError(error.path, error.phase, error.message))
-            continue
-        replay_game(game, rules, report)
+    with nullcontext() if seconds is None else solver_time_limit(seconds):
+        for path in files:
+            try:
+                game = read_game(path, board)
+            except GameFileError as error:
+                report.errors.append(ReplayError(error.path, error.phase, error.message))
+                continue
+            replay_game(game, rules, report)
     return report
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from topology import Board, variant
 
 from ...errors import DipsatError
+from ...judge.solve import time_limit as solver_time_limit
 from ...values.orders import Given
 from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
@@ -30,8 +32,10 @@ class Summary:
     boards: Counter[str] = field(default_factory=Counter)  # class -> those on the board
     cases: dict[str, str] = field(default_factory=dict)  # class (kind) -> minimal case text
     errors: list[str] = field(default_factory=list)
+    interrupted: bool = False  # stopped early (Ctrl-C): the counts are of the turns done
 
     def merge(self, other: Summary) -> None:
+        self.interrupted |= other.interrupted
         self.turns += other.turns
         self.agreed += other.agreed
         self.skipped += other.skipped
@@ -40,6 +44,11 @@ class Summary:
         for name, text in other.cases.items():
             self.cases.setdefault(name, text)
         self.errors += other.errors[: max(0, 20 - len(self.errors))]
+
+    @property
+    def compared(self) -> int:
+        """Turns both engines adjudicated: those that agree and those that do not."""
+        return self.agreed + sum(self.classes.values())
 
     @property
     def board_disagreements(self) -> int:
@@ -65,6 +74,7 @@ class Summary:
             },
             "cases": sorted(self.cases),
             "errors": self.errors,
+            "interrupted": self.interrupted,
         }
 
 
@@ -74,39 +84,66 @@ def check_turns(
     timeout: float = 10.0,
     shrink_cases: bool = True,
     rules: RuleBook = DATC_2025,
+    time_limit: float | None = None,
 ) -> Summary:
-    """Run turns through dipsat (under `rules`) and another engine; shrink the first case
-    of each class, and of each class the first that reaches the board."""
+    """Run turns through dipsat (under `rules`, each call of its solver within
+    `time_limit` seconds if given: a turn that runs out is an error, not compared) and
+    another engine; shrink the first case of each class, and of each class the first that
+    reaches the board.  Ctrl-C
+    (KeyboardInterrupt) ends the run: the summary counts the turns finished before it and
+    says it was interrupted.
+
+    Raises:
+        ProgramError: the other program cannot be started.
+    """
     ours, theirs = DipsatEngine(rules), engine(against, timeout)
-    summary = Summary()
+    summary, finished = Summary(), False
     try:
-        for name, position, orders in turns:
-            summary.turns += 1
-            try:
-                mine = ours.adjudicate(name, position, orders)
-            except DipsatError as err:
-                summary.errors.append(f"{name}: dipsat: {err}")
-                continue
-            other = theirs.adjudicate(name, position, orders)
-            if "error" in other:
-                summary.skipped += 1
-                if len(summary.errors) < 20:
-                    summary.errors.append(f"{name}: {other['error']}")
-                continue
-            found = differences(mine, other, _convoys(orders))
-            if not found:
-                summary.agreed += 1
-                continue
-            label = name_of(position, orders, found, rules)
-            board = on_the_board(found)
-            summary.classes[label] += 1
-            summary.boards[label] += board
-            kind = f"{label} [{'board' if board else 'label'}]"
-            if shrink_cases and kind not in summary.cases:
-                summary.cases[kind] = _minimal(name, label, board, position, orders, theirs, ours)
+        with nullcontext() if time_limit is None else solver_time_limit(time_limit):
+            for name, position, orders in turns:
+                _check_turn(summary, name, position, orders, ours, theirs, shrink_cases)
+        finished = True
+    except KeyboardInterrupt:
+        summary.interrupted = True
     finally:
-        theirs.close()
+        theirs.close(grace=2.0 if finished else 0.0)  # stopped at once when interrupted
     return summary
+
+
+def _check_turn(
+    summary: Summary,
+    name: str,
+    position: Position,
+    orders: list[Given],
+    ours: DipsatEngine,
+    theirs: DipsatEngine | ExternalEngine,
+    shrink_cases: bool,
+) -> None:
+    """One turn through both engines, counted in `summary` once its verdict is known."""
+    try:
+        mine = ours.adjudicate(name, position, orders)
+    except DipsatError as err:
+        summary.turns += 1
+        summary.errors.append(f"{name}: dipsat: {err}")
+        return
+    other = theirs.adjudicate(name, position, orders)
+    summary.turns += 1
+    if "error" in other:
+        summary.skipped += 1
+        if len(summary.errors) < 20:
+            summary.errors.append(f"{name}: {other['error']}")
+        return
+    found = differences(mine, other, _convoys(orders))
+    if not found:
+        summary.agreed += 1
+        return
+    label = name_of(position, orders, found, ours.rules)
+    board = on_the_board(found)
+    summary.classes[label] += 1
+    summary.boards[label] += board
+    kind = f"{label} [{'board' if board else 'label'}]"
+    if shrink_cases and kind not in summary.cases:
+        summary.cases[kind] = _minimal(name, label, board, position, orders, theirs, ours)
 
 
 def _minimal(
@@ -149,10 +186,12 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float, str, RuleBook]) -> Summary:
-    against, seed, start, stop, timeout, board, rules = args
+def _chunk(args: tuple[str, int, int, int, float, str, RuleBook, float | None]) -> Summary:
+    """One chunk of a campaign, in whichever process runs it: the solver's time limit
+    comes with the chunk (a context variable does not cross processes)."""
+    against, seed, start, stop, timeout, board, rules, seconds = args
     turns = random_turns(seed, start, stop, variant(board))
-    return check_turns(against, turns, timeout, rules=rules)
+    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds)
 
 
 def campaign(
@@ -166,20 +205,36 @@ def campaign(
     progress: Callable[[int], None] | None = None,
     board: str = "standard",
     rules: RuleBook = DATC_2025,
+    time_limit: float | None = None,
 ) -> Summary:
     """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
     `topology.variant` reads it), spread over processes or a Dask cluster, dipsat playing
-    under `rules`."""
-    variant(board)  # a bad name fails here, not in every worker
-    jobs = [
-        (against, seed, s, min(s + chunk, turns), timeout, board, rules)
+    under `rules` (its solver within `time_limit` seconds a call).  Ctrl-C ends it with
+    the summary of the chunks finished, marked interrupted (in one process, of the turns
+    finished).
+
+    Raises:
+        ProgramError: `against` names no program that can be started.
+    """
+    variant(board)  # a bad name or command fails here, not in every worker
+    engine(against, timeout).close()
+    jobs = (  # made as the workers need them: turns may be many more than fit in memory
+        (against, seed, s, min(s + chunk, turns), timeout, board, rules, time_limit)
         for s in range(0, turns, chunk)
-    ]
+    )
     total = Summary()
-    for part in spread(_chunk, jobs, workers, dask):
-        total.merge(part)
-        if progress:
-            progress(part.turns)
+    parts = spread(_chunk, jobs, workers, dask)
+    try:
+        for part in parts:
+            total.merge(part)
+            if progress:
+                progress(part.turns)
+            if part.interrupted:
+                break
+    except KeyboardInterrupt:  # the chunks still running are lost; those done are kept
+        total.interrupted = True
+    finally:
+        parts.close()
     return total
 
 

@@ -48,6 +48,11 @@ class ProtocolError(DipsatError):
     """A reply that does not follow the protocol."""
 
 
+def reply_too_long(limit: int) -> ProtocolError:
+    """The error for a reply line over the bound, however it was noticed."""
+    return ProtocolError(f"reply longer than {limit:,} bytes")
+
+
 def order_text(order: Order, unit: Unit | None = None) -> str:
     """An order as a MILA string.  `unit`, when known, gives the type and coast the board
     has, so the string describes the real unit."""
@@ -132,8 +137,8 @@ def reply(
 
 def read_reply(line: str, request_id: str) -> dict[str, Any]:
     """Check a reply line from another program; a ProtocolError says what was wrong."""
-    if len(line) > MAX_REPLY_BYTES:
-        raise ProtocolError(f"reply of {len(line)} bytes; at most {MAX_REPLY_BYTES}")
+    if len(line) > MAX_REPLY_BYTES or len(line.encode(errors="replace")) > MAX_REPLY_BYTES:
+        raise reply_too_long(MAX_REPLY_BYTES)
     try:
         data = json.loads(line)
     except json.JSONDecodeError as err:
