@@ -310,6 +310,77 @@ def replay_section(games: int, workers: int) -> Row:
     }
 
 
+SOLVED = (
+    ("6.F.17", "A Brest - London => succeeds"),
+    ("6.F.18", "paradox => unresolved"),
+    ("6.F.19", "F Rome - Tyrrhenian Sea => succeeds"),
+    ("6.G.8", "A Belgium - Holland via convoy => succeeds"),
+)
+"""The `rulebooks solve` questions timed (DATC chapter 4's own examples)."""
+
+
+def rulesearch_section(limit: int | None = None) -> Row:
+    """The searches over rule books: `influence` over the DATC cases, `solve` on four of
+    them, `fit` on the shipped webDiplomacy and MILA games (the first `limit` of each), and
+    the blind enumeration the search replaces, timed on one case."""
+    import math
+
+    from solver.formats.cases import case_files, read_cases
+    from solver.tools.rulesearch.fit import fit
+    from solver.tools.rulesearch.influence import case_outcomes, influence
+    from solver.tools.rulesearch.solve import solve
+    from solver.tools.rulesearch.tracing import blindly, branches, options
+    from solver.values.rules import BOARD_POLICIES, DATC_2025
+
+    cases = [c for f in case_files([ROOT / "cases" / "datc"]) for c in read_cases(f)]
+    by_id = {c.id: c for c in cases}
+    cases = cases[:limit]
+    start = time.perf_counter()
+    runs = sum(influence(c, DATC_2025).runs for c in cases)
+    influence_s = time.perf_counter() - start
+    solved = []
+    for case_id, expected in SOLVED:
+        start = time.perf_counter()
+        found = solve(by_id[case_id], [expected], DATC_2025)
+        solved.append({"case": case_id, "runs": found.runs, "seconds": time.perf_counter() - start})
+    fits = []
+    for name, pattern in (("webdiplomacy", "game_*.json"), ("mila", "mila/standard-*.json")):
+        games = sorted(GAMES.glob(pattern))[:limit]
+        start = time.perf_counter()
+        found_fit = fit(games, DATC_2025)
+        fits.append(
+            {
+                "games": name,
+                "files": found_fit.games,
+                "transitions": found_fit.transitions,
+                "runs": found_fit.runs,
+                "seconds": time.perf_counter() - start,
+            }
+        )
+    run = case_outcomes(by_id["6.F.17"])
+    convoy = ["multi_route", "convoy_cut", "convoy_paradox", "convoy_to_adjacent"]
+    convoy += ["via_fallback", "brannan"]
+    start = time.perf_counter()
+    blind = sum(1 for _ in blindly(run, DATC_2025, convoy))
+    blind_s = time.perf_counter() - start
+    start = time.perf_counter()
+    searched = sum(1 for _ in branches(run, DATC_2025))
+    searched_s = time.perf_counter() - start
+    return {
+        "cases": len(cases),
+        "influence_runs": runs,
+        "influence_s": influence_s,
+        "solved": solved,
+        "fits": fits,
+        "blind_runs": blind,
+        "blind_s": blind_s,
+        "searched_runs": searched,
+        "searched_s": searched_s,
+        "standard_books": math.prod(len(options(p)) for p in BOARD_POLICIES),
+        "standard_policies": len(BOARD_POLICIES),
+    }
+
+
 def throughput(engine: str, turns: int, workers: int) -> Row:
     """Turns per second with `workers` processes at once, each adjudicating its share of the
     random turns (inputs prepared before the clock starts; the slowest worker sets the pace)."""
@@ -384,6 +455,7 @@ def report(turns: int, games: int = 1000) -> str:
     ]
     multiverse = [run_in_child("--multiverse", str(k)) for k in TIMELINES]
     replays = [run_in_child("--replay", str(games), str(w)) for w in (1, 2)]
+    search = run_in_child("--rulesearch")
     random_dipsat = rows[("dipsat", "random")]
     lines = [
         "# Performance",
@@ -510,6 +582,27 @@ def report(turns: int, games: int = 1000) -> str:
         f"| 1 | {one['seconds']:.1f} | 1.00 |",
         f"| 2 | {two['seconds']:.1f} | {one['seconds'] / two['seconds']:.2f} |",
         "",
+        "## Searching the rule books",
+        "",
+        "`dipsat rulebooks` (docs/rules.md) branches only on the policies a computation "
+        f"reads. The {search['standard_books']:,} rule books the standard game's "
+        f"{search['standard_policies']} policies make are never adjudicated one by one: on "
+        "DATC 6.F.17 the search takes "
+        f"{search['searched_runs']} runs ({search['searched_s'] * 1000:.0f} ms) where the "
+        f"blind enumeration of only the six convoy policies takes {search['blind_runs']} "
+        f"({search['blind_s'] * 1000:.0f} ms).",
+        "",
+        "| search | inputs | runs | seconds |",
+        "|---|---|---|---|",
+        f"| influence | the {search['cases']} DATC cases | {search['influence_runs']} | "
+        f"{search['influence_s']:.2f} |",
+        *(f"| solve | {s['case']} | {s['runs']} | {s['seconds']:.3f} |" for s in search["solved"]),
+        *(
+            f"| fit | {f['files']} {f['games']} games, {f['transitions']} transitions | "
+            f"{f['runs']} | {f['seconds']:.1f} |"
+            for f in search["fits"]
+        ),
+        "",
         "## How dipsat is made fast",
         "",
         "- **Propagation before the solver.** The equations in `solver/judge/model.py` are "
@@ -549,6 +642,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, metavar="TURNS")
     parser.add_argument("--replay", nargs=2, type=int, metavar=("GAMES", "WORKERS"))
     parser.add_argument("--games", type=int, default=1000, help="game files of the replay")
+    parser.add_argument("--rulesearch", action="store_true")
     args = parser.parse_args()
     if args.section:
         engine, name, turns = args.section
@@ -567,6 +661,8 @@ def main() -> None:
         print(json.dumps(batch_section(args.batch)))
     elif args.replay:
         print(json.dumps(replay_section(*args.replay)))
+    elif args.rulesearch:
+        print(json.dumps(rulesearch_section()))
     else:
         text = report(args.turns, args.games)
         Path(args.out).write_text(text, encoding="utf-8")

@@ -22,7 +22,18 @@ tour, and its reference lists every name.
 
 from topology import Board, Kind, Location, UnitType, load_board, standard, variant
 
-from .api import Orders, adjudicate, adjudicate_many, check, explore, parse_orders, read_cases
+from .api import (
+    Orders,
+    adjudicate,
+    adjudicate_many,
+    check,
+    explore,
+    fit_rules,
+    influence,
+    parse_orders,
+    read_cases,
+    solve_rules,
+)
 from .errors import (
     CaseFormatError,
     DipsatError,
@@ -37,6 +48,9 @@ from .judge.solve import SolverTimeout, time_limit
 from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
 from .tools.conformance import CaseResult, Failure
 from .tools.explore import CoreReport, EditionChoice
+from .tools.rulesearch.fit import Fit
+from .tools.rulesearch.influence import CaseInfluence
+from .tools.rulesearch.solve import Solution
 from .values.decisions import Decision, DecisionKind
 from .values.orders import (
     Build,
@@ -89,6 +103,7 @@ __all__ = [
     "Build",
     "Case",
     "CaseFormatError",
+    "CaseInfluence",
     "CaseResult",
     "Convoy",
     "Core",
@@ -102,6 +117,7 @@ __all__ = [
     "DislodgedUnit",
     "EditionChoice",
     "Failure",
+    "Fit",
     "Fork",
     "Given",
     "Hold",
@@ -137,6 +153,7 @@ __all__ = [
     "RuleBook",
     "SaveFileError",
     "Season",
+    "Solution",
     "SolverTimeout",
     "SupportHold",
     "SupportMove",
@@ -148,10 +165,13 @@ __all__ = [
     "adjudicate_many",
     "check",
     "explore",
+    "fit_rules",
+    "influence",
     "load_board",
     "parse_orders",
     "read_cases",
     "rule_book",
+    "solve_rules",
     "standard",
     "time_limit",
     "variant",

@@ -12,6 +12,8 @@ import gc
 from collections.abc import Iterable
 from pathlib import Path
 
+from topology import Board
+
 from .cycle.game import advance
 from .errors import DipsatError, IllegalOrderError, expect_type
 from .formats.cases import Case
@@ -21,6 +23,12 @@ from .judge.legality import Status, analyse
 from .tools.conformance import CaseResult, run_case
 from .tools.explore import CoreReport
 from .tools.explore import explore as _explore
+from .tools.rulesearch.fit import Fit
+from .tools.rulesearch.fit import fit as _fit
+from .tools.rulesearch.influence import CaseInfluence
+from .tools.rulesearch.influence import influence as _influence
+from .tools.rulesearch.solve import Solution
+from .tools.rulesearch.solve import solve as _solve
 from .values.notation import read_order_lines
 from .values.orders import Given
 from .values.outcomes import Illegal, Result
@@ -158,12 +166,57 @@ def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     return run_case(case, None if rules is None else rule_book(rules, files=False))
 
 
+def influence(cases: Case | Iterable[Case], rules: str | RuleBook = "2025") -> list[CaseInfluence]:
+    """For each case, the policies whose value changes some outcome: what each one's values
+    give with the others as in `rules`, and, where policies interact, what their values
+    give together (docs/rules.md, "Searching the rule books")."""
+    book = rule_book(rules, files=False)
+    chosen = [cases] if isinstance(cases, Case) else list(cases)
+    for case in chosen:
+        expect_type("cases", case, Case, "a Case or Cases (from read_cases)")
+    return [_influence(case, book) for case in chosen]
+
+
+def solve_rules(
+    case: Case, expect: str | Iterable[str], rules: str | RuleBook = "2025"
+) -> Solution:
+    """Every rule book under which a case's expected outcomes all hold ('A Brest - London
+    => succeeds', 'paradox => unresolved'), described compactly, and the named rule books
+    among them.
+
+    Raises:
+        DipsatError: an expectation that is malformed or names no outcome of the case.
+    """
+    expect_type("case", case, Case, "a Case (from read_cases)")
+    wanted = [expect] if isinstance(expect, str) else list(expect)
+    return _solve(case, wanted, rule_book(rules, files=False))
+
+
+def fit_rules(
+    games: str | Path | Iterable[str | Path],
+    rules: str | RuleBook = "2025",
+    board: Board | None = None,
+) -> Fit:
+    """The rule books under which recorded games (MILA JSON files) replay with the fewest
+    mismatches: the policies they pin down, those they leave open, and the transitions no
+    rule book explains.
+
+    Raises:
+        DipsatError: the games depend on too many policies to score every combination.
+    """
+    paths = [games] if isinstance(games, str | Path) else list(games)
+    return _fit(paths, rule_book(rules, files=False), board)
+
+
 __all__ = [
     "Orders",
     "adjudicate",
     "adjudicate_many",
     "check",
     "explore",
+    "fit_rules",
+    "influence",
     "parse_orders",
     "read_cases",
+    "solve_rules",
 ]

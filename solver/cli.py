@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -861,6 +862,120 @@ def variant_list() -> None:
             board.builds.value,
         )
     out.print(table)
+
+
+rulebooks_app = typer.Typer(
+    no_args_is_help=True,
+    help="Search over rule books: which policies decide a case, which rule books give an "
+    "outcome, which rule book a site's games were played under.",
+)
+app.add_typer(rulebooks_app, name="rulebooks")
+BaseOption = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        help=f"the base {BOOKS_HELP}: the values of the policies held still; 2025 by default",
+    ),
+]
+
+
+def _show(as_json: bool, data: Callable[[], Any], lines: list[str]) -> None:
+    """A search's result: as JSON, or as its lines of text."""
+    if as_json:
+        print(json.dumps(data(), indent=2))
+        return
+    for line in lines:
+        out.print(line, markup=False)
+
+
+@rulebooks_app.command("influence")
+def rulebooks_influence(
+    ctx: typer.Context,
+    paths: Annotated[list[str], typer.Argument(help="case files or folders")],
+    case: Annotated[str | None, typer.Option(help="only this case")] = None,
+    rules: BaseOption = "2025",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
+) -> None:
+    """For each case, the policies whose value changes some outcome: what each one's values
+    give (the others as in the base rule book), and where policies interact, what their
+    values give together; then the cases each policy decides."""
+    from .tools.rulesearch.influence import influence
+    from .tools.rulesearch.report import influence_json, influence_lines
+
+    _solver_time(ctx, time_limit)
+    try:
+        book = rule_book(rules)
+        cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
+        found = [influence(c, book) for c in cases]
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    _show(
+        as_json,
+        lambda: {"rules": book.name, "cases": influence_json(found)},
+        influence_lines(found),
+    )
+
+
+@rulebooks_app.command("solve")
+def rulebooks_solve(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help="a case file, or a folder of them")],
+    expect: Annotated[
+        list[str],
+        typer.Option(
+            help="an outcome the rule books must give: 'ORDER => OUTCOME', as case files "
+            "write it ('paradox => unresolved' too); repeat it for several",
+        ),
+    ],
+    case: Annotated[
+        str | None, typer.Option(help="the case (needed when there are several)")
+    ] = None,
+    rules: BaseOption = "2025",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
+) -> None:
+    """Every combination of the policies a case reads under which all the expected outcomes
+    hold, described compactly, and the named rule books among them."""
+    from .tools.rulesearch.report import solution_json, solution_lines
+    from .tools.rulesearch.solve import solve
+
+    _solver_time(ctx, time_limit)
+    chosen = _one_case(file, case, board)
+    try:
+        solution = solve(chosen, expect, rule_book(rules))
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    _show(as_json, lambda: solution_json(solution), solution_lines(solution))
+
+
+@rulebooks_app.command("fit")
+def rulebooks_fit(
+    ctx: typer.Context,
+    files: Annotated[list[str], typer.Argument(help="game files in the MILA JSON format")],
+    rules: BaseOption = "2025",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    board: VariantOption = None,
+    time_limit: TimeLimitOption = None,
+) -> None:
+    """The rule books under which recorded games replay with the fewest mismatches: the
+    policies the games pin down, those no transition depends on, and the transitions that
+    no rule book explains."""
+    from .tools.rulesearch.fit import fit
+    from .tools.rulesearch.report import fit_json, fit_lines
+
+    _solver_time(ctx, time_limit)
+    try:
+        found = fit(files, rule_book(rules), _board(board))
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    for problem in found.errors:
+        err.print(f"cannot read: {problem}", markup=False)
+    if not found.games:
+        raise fail("no game could be read: nothing to fit")
+    _show(as_json, lambda: fit_json(found), fit_lines(found))
 
 
 def main() -> None:

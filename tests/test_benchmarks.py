@@ -39,3 +39,12 @@ def test_the_stages_the_growth_the_batch_and_the_replay_sections_run():
     assert run.batch_section(5)["per_second"] > 0
     replayed = run.replay_section(4, 2)
     assert replayed["games"] == 4 and replayed["transitions"] > 0 and replayed["seconds"] > 0
+
+
+def test_the_rule_search_section_runs():
+    found = run.rulesearch_section(limit=2)
+    assert found["cases"] == 2 and found["influence_runs"] >= 2
+    assert [s["case"] for s in found["solved"]] == [c for c, _ in run.SOLVED]
+    assert [f["files"] for f in found["fits"]] == [2, 2]
+    assert found["searched_runs"] < found["blind_runs"] == 576
+    assert found["standard_books"] > 1_000_000

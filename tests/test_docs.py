@@ -1,7 +1,7 @@
-"""Every example in docs/api.md, docs/variants.md, docs/multiverse.md, the README's Python
-section and the docstring of `solver` runs, with the output the page shows; docs/api.md's
-reference lists the API, and the map file docs/variants.md shows is the one its cases use;
-the differences of rule sets J and O are each explained."""
+"""Every example in docs/api.md, docs/variants.md, docs/multiverse.md, docs/rules.md, the
+README's Python section and the docstring of `solver` runs, with the output the page
+shows; docs/api.md's reference lists the API, and the map file docs/variants.md shows is
+the one its cases use; the differences of rule sets J and O are each explained."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from conftest import ROOT
 
 import solver
 
-PAGES = ["docs/api.md", "docs/variants.md", "docs/multiverse.md", "README.md"]
+PAGES = ["docs/api.md", "docs/variants.md", "docs/multiverse.md", "docs/rules.md", "README.md"]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 

@@ -275,6 +275,8 @@ class RuleBook:
 
 
 POLICIES = {f.name: f for f in fields(RuleBook) if f.name != "name"}
+BOARD_POLICIES = tuple(POLICIES)[: tuple(POLICIES).index("multiverse_step")]
+"""The policies of a game on one board (DATC chapter 4); the others are the multiverse's."""
 _KINDS: dict[str, Any] = {
     name: kind for name, kind in get_type_hints(RuleBook).items() if name in POLICIES
 }

@@ -37,6 +37,7 @@ class Transition:
     """A transition of a recorded game: its file, and the phases it goes from and to."""
 
     file: str
+    index: int  # the phase's place in the record
     phase: str
     next: str
 
@@ -87,7 +88,9 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
             leaves = tuple(branches(functools.partial(transition_matches, game, index), base))
             runs += len(leaves)
             here, there = game.phases[index], game.phases[index + 1]
-            groups.setdefault(leaves, []).append(Transition(game.path, here.name, there.name))
+            groups.setdefault(leaves, []).append(
+                Transition(game.path, index, here.name, there.name)
+            )
     return _scored(groups, base, games, runs, tuple(errors))
 
 
@@ -159,5 +162,5 @@ def _varies(tree: Tree[bool]) -> bool:
     return len({leaf.result for leaf in tree.leaves}) > 1
 
 
-def _order(transition: Transition) -> tuple[str, str]:
-    return (transition.file, transition.phase)
+def _order(transition: Transition) -> tuple[str, int]:
+    return (transition.file, transition.index)

@@ -94,7 +94,6 @@ def fit_lines(fit: Fit) -> list[str]:
     if fit.against_best:
         lines.append(f"as recorded only under rule books that fit worse ({len(fit.against_best)}):")
         lines += [f"  {t.text()}" for t in fit.against_best]
-    lines += [f"cannot read: {e}" for e in fit.errors]
     return lines
 
 

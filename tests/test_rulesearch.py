@@ -1,0 +1,237 @@
+"""Searching the rule books: the search agrees with adjudicating rule book by rule book (and
+with the blind enumeration it replaces), its descriptions describe exactly the sets found,
+and influence, solve and fit find what cases/rules/rule-search.toml says the DATC and the
+games' sites give."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import tomllib
+import zlib
+
+import pytest
+from conftest import ROOT, all_cases, dipsat
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solver
+from solver.tools.rulesearch import tracing
+from solver.tools.rulesearch.describe import Cube, merged
+from solver.tools.rulesearch.influence import case_outcomes, influence
+from solver.tools.rulesearch.tracing import Tree, blindly, branches, options
+from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook, conflicting
+
+SEARCHES = tomllib.loads((ROOT / "cases" / "rules" / "rule-search.toml").read_text("utf-8"))
+STANDARD = [c for c in all_cases() if not c.multiverse]
+BY_ID = {c.id: c for c in all_cases()}
+MULTIVERSE = ["MV.1", "O.E.1", "3.A.1"]  # a few 5D cases: their steps read many policies
+
+
+def random_books(count: int, seed: int) -> list[RuleBook]:
+    """Rule books with every policy drawn at random (none that `conflicting` refuses)."""
+    rng = random.Random(seed)
+    books: list[RuleBook] = []
+    while len(books) < count:
+        values = {p: rng.choice(options(p)) for p in POLICIES}
+        if not conflicting(values):
+            books.append(RuleBook(f"random-{len(books)}", **values))
+    return books
+
+
+def disagreements(run, books, base=DATC_2025) -> list[str]:
+    """The rule books under which the search's leaf for a book is not what running the
+    computation under that book gives."""
+    tree = Tree(branches(run, base))
+    return [b.name for b in books if tree.leaf(b).result != run(b)]
+
+
+@pytest.mark.parametrize("case_id", [c.id for c in STANDARD] + MULTIVERSE)
+def test_the_search_agrees_with_adjudicating_under_each_rule_book(case_id):
+    """The adjudicator reads a policy wherever the policy decides something: the leaf a
+    rule book falls in is what adjudicating the case under that rule book gives."""
+    case = BY_ID[case_id]
+    books = [*RULE_BOOKS.values(), *random_books(6, seed=zlib.crc32(case_id.encode()))]
+    assert disagreements(case_outcomes(case), books) == []
+
+
+def test_a_policy_reached_around_the_rule_book_is_caught():
+    """Fault injection: a run that finds its rule book by name (a global), not through the
+    book it is given, reads no policy: the search sees one leaf, and the agreement check
+    objects under every rule book that decides the case differently."""
+    honest = case_outcomes(BY_ID["6.F.17"])
+
+    def by_name(book):
+        return honest(RULE_BOOKS.get(book.name, DATC_2025))
+
+    assert set(disagreements(by_name, list(RULE_BOOKS.values()))) == {
+        "1971",
+        "1982",
+        "2000",
+        "2023",
+        "dptg",
+    }
+
+
+def test_a_search_that_records_other_values_than_it_hands_out_is_caught(monkeypatch):
+    """Fault injection in the search itself: each policy is handed out at its base value
+    whatever the branch, so the leaves are labelled with values the run never saw."""
+    original = tracing._Chooser.value
+
+    def always_base(self, policy):
+        original(self, policy)
+        return getattr(self.base, policy)
+
+    monkeypatch.setattr(tracing._Chooser, "value", always_base)
+    found = disagreements(case_outcomes(BY_ID["6.F.17"]), list(RULE_BOOKS.values()))
+    assert "1982" in found and "2025" not in found
+
+
+def test_a_computation_that_is_not_a_function_of_its_reads_is_refused():
+    flips = itertools.count()
+
+    def unstable(book):
+        return book.brannan if next(flips) % 2 else book.multi_route
+
+    with pytest.raises(RuntimeError, match="read"):
+        list(branches(unstable, DATC_2025))
+
+
+CONVOY_POLICIES = [
+    "multi_route",
+    "convoy_cut",
+    "convoy_paradox",
+    "convoy_to_adjacent",
+    "via_fallback",
+    "brannan",
+]
+
+
+@pytest.mark.parametrize("case_id", ["6.F.17", "6.F.19", "6.G.8", "6.G.11"])
+def test_the_search_agrees_with_blind_enumeration(case_id):
+    """The unoptimised reference: every combination of the six convoy policies, adjudicated
+    one by one, against the search's leaves."""
+    run = case_outcomes(BY_ID[case_id])
+    tree = Tree(branches(run, DATC_2025))
+    base = {p: getattr(DATC_2025, p) for p in POLICIES}
+    compared = 0
+    for table, result in blindly(run, DATC_2025, CONVOY_POLICIES):
+        assert tree.leaf({**base, **table}).result == result, table
+        compared += 1
+    assert compared == 2 * 4 * 4 * 3 * 3 * 2
+    assert len(tree.leaves) < compared  # the search ran fewer
+
+
+SMALL = ["multi_route", "convoy_paradox", "civil_disorder_ties"]
+ROWS = list(itertools.product(*(options(p) for p in SMALL)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.sampled_from(ROWS)))
+def test_a_description_covers_exactly_the_rule_books_described(rows):
+    cubes = merged(Cube.of(dict(zip(SMALL, row, strict=True))) for row in rows)
+    covered = {
+        row for row in ROWS if any(c.holds(dict(zip(SMALL, row, strict=True))) for c in cubes)
+    }
+    assert covered == rows
+    assert len(cubes) <= max(1, len(rows))
+
+
+def cases_decided(policies: list[str]) -> set[str]:
+    return {i.case for i in DATC_INFLUENCE if set(i.matter) & set(policies)}
+
+
+DATC_INFLUENCE = [influence(c, DATC_2025) for c in STANDARD if c.id.startswith("6.")]
+
+
+@pytest.mark.parametrize("entry", SEARCHES["influence"], ids=lambda e: e["issue"])
+def test_influence_finds_the_datc_chapter_4_lists(entry):
+    """Each issue's policies decide the cases the DATC names, plus the ones docs/rules.md
+    explains, minus the ones it explains."""
+    expected = (set(entry["datc"]) | set(entry["also"])) - set(entry["missing"])
+    assert cases_decided(entry["policies"]) == expected
+
+
+def test_every_difference_from_the_datc_lists_is_explained_in_the_docs():
+    text = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    section = text.split("## The search against the DATC's lists", 1)[1].split("\n## ", 1)[0]
+    for entry in SEARCHES["influence"]:
+        for case_id in entry["also"] + entry["missing"]:
+            assert case_id in section, f"{entry['issue']}: {case_id} is not explained"
+
+
+@pytest.mark.parametrize(
+    "entry", SEARCHES["solve"], ids=lambda e: f"{e['case']}: {' / '.join(e['expect'])}"
+)
+def test_solve_describes_the_rule_books_the_datc_names(entry):
+    found = solver.solve_rules(BY_ID[entry["case"]], entry["expect"])
+    assert found.description == entry["description"]
+    assert list(found.books) == entry["books"]
+
+
+@pytest.mark.parametrize("entry", SEARCHES["fit"], ids=lambda e: e["preset"])
+def test_fit_finds_the_preset_of_the_site_that_played_the_games(entry):
+    games = sorted(ROOT.glob(entry["games"]))
+    found = solver.fit_rules(games)
+    preset = RULE_BOOKS[entry["preset"]]
+    assert found.games == len(games) > 0
+    assert found.mismatches == entry["mismatches"]
+    assert found.pinned, "the games pin nothing down"
+    assert all(getattr(preset, p) == v for p, v in found.pinned)
+    assert any(c.holds({p: getattr(preset, p) for p in POLICIES}) for c in found.best)
+    assert dict(found.books)[entry["preset"]] == found.mismatches
+    assert len(found.unexplained) + len(found.against_best) >= found.mismatches
+
+
+def test_fit_says_which_transitions_no_rule_book_explains(tmp_path):
+    """A record edited so that a unit moves where its order could not take it: no rule book
+    replays that transition."""
+    game = json.loads((ROOT / "tests/data/games/mila/standard-01.json").read_text("utf-8"))
+    after = game["phases"][1]["state"]["units"]["AUSTRIA"]
+    after[after.index("A SER")] = "A GAL"  # A Budapest was ordered to Serbia
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(game), "utf-8")
+    found = solver.fit_rules([edited])
+    # the move no order made, and the fall turn played from the edited position
+    assert [(t.phase, t.next) for t in found.unexplained] == [
+        ("S1901M", "F1901M"),
+        ("F1901M", "W1901A"),
+    ]
+    assert found.mismatches == 2
+
+
+def solve_6f18(expect: str):
+    return dipsat(
+        "rulebooks", "solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect
+    )
+
+
+def test_the_command_line_answers_and_refuses_clearly():
+    shown = solve_6f18("A London - Belgium => succeeds")
+    assert shown.returncode == 0, shown.stderr
+    assert "hold under: convoy_cut = 1982" in shown.stdout
+    assert "named rule books among them: 1982" in shown.stdout
+    as_json = dipsat("rulebooks", "influence", "cases/datc/6B.cases", "--case", "6.B.8", "--json")
+    data = json.loads(as_json.stdout)
+    assert data["cases"][0]["decided_by"] == ["single_coast_default", "support_coast"]
+    bad = solve_6f18("A London - Belgium succeeds")
+    assert bad.returncode == 2
+    assert "expected 'ORDER => OUTCOME'" in bad.stderr and "Traceback" not in bad.stderr
+    unknown = solve_6f18("A Paris - Burgundy => succeeds")
+    assert unknown.returncode == 2
+    assert "has no order or outcome 'A Paris - Burgundy'" in unknown.stderr
+    no_game = dipsat("rulebooks", "fit", "cases/datc/6F.cases")
+    assert no_game.returncode == 2 and no_game.stdout == ""
+    assert "6F.cases: line 1, column 1: not valid JSON" in no_game.stderr
+    assert "no game could be read" in no_game.stderr
+
+
+def test_a_base_rule_book_holds_the_others_still():
+    """Under the 1982 edition as the base, 6.F.18's London army reaches Belgium, and the
+    policies 1982 sets are the ones shown as its values."""
+    found = solver.influence(BY_ID["6.F.18"], rules="1982")[0]
+    cut = next(a for a in found.alone if a.policy == "convoy_cut")
+    assert cut.effects[0].values[0] is RULE_BOOKS["1982"].convoy_cut
+    assert cut.effects[0].changes == ()
+    assert any(c.now == "succeeds" for e in cut.effects[1:] for c in e.changes) is False
