@@ -166,30 +166,41 @@ def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     return run_case(case, None if rules is None else rule_book(rules, files=False))
 
 
-def influence(cases: Case | Iterable[Case], rules: str | RuleBook = "2025") -> list[CaseInfluence]:
+def influence(
+    cases: Case | Iterable[Case], rules: str | RuleBook = "2025", hold: Iterable[str] = ()
+) -> list[CaseInfluence]:
     """For each case, the policies whose value changes some outcome: what each one's values
     give with the others as in `rules`, and, where policies interact, what their values
-    give together (docs/rules.md, "Searching the rule books")."""
+    give together (docs/rules.md, "Searching the rule books"); the policies in `hold` keep
+    the value `rules` gives them.
+
+    Raises:
+        DipsatError: an unknown policy to hold, or a case that reads too many policies.
+    """
     book = rule_book(rules, files=False)
     chosen = [cases] if isinstance(cases, Case) else list(cases)
     for case in chosen:
         expect_type("cases", case, Case, "a Case or Cases (from read_cases)")
-    return [_influence(case, book) for case in chosen]
+    return [_influence(case, book, hold) for case in chosen]
 
 
 def solve_rules(
-    case: Case, expect: str | Iterable[str], rules: str | RuleBook = "2025"
+    case: Case,
+    expect: str | Iterable[str],
+    rules: str | RuleBook = "2025",
+    hold: Iterable[str] = (),
 ) -> Solution:
     """Every rule book under which a case's expected outcomes all hold ('A Brest - London
     => succeeds', 'paradox => unresolved'), described compactly, and the named rule books
-    among them.
+    among them (the policies in `hold` keep the value `rules` gives them).
 
     Raises:
-        DipsatError: an expectation that is malformed or names no outcome of the case.
+        DipsatError: an expectation that is malformed or names no outcome of the case, an
+            unknown policy to hold, or a case that reads too many policies.
     """
     expect_type("case", case, Case, "a Case (from read_cases)")
     wanted = [expect] if isinstance(expect, str) else list(expect)
-    return _solve(case, wanted, rule_book(rules, files=False))
+    return _solve(case, wanted, rule_book(rules, files=False), hold)
 
 
 def fit_rules(

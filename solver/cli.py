@@ -870,6 +870,15 @@ rulebooks_app = typer.Typer(
     "outcome, which rule book a site's games were played under.",
 )
 app.add_typer(rulebooks_app, name="rulebooks")
+HoldOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--hold",
+        metavar="POLICY",
+        help="keep this policy at the base rule book's value instead of searching it "
+        "(repeat it for several): fewer runs, for cases that read many policies",
+    ),
+]
 BaseOption = Annotated[
     str,
     typer.Option(
@@ -894,6 +903,7 @@ def rulebooks_influence(
     paths: Annotated[list[str], typer.Argument(help="case files or folders")],
     case: Annotated[str | None, typer.Option(help="only this case")] = None,
     rules: BaseOption = "2025",
+    hold: HoldOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
@@ -908,7 +918,7 @@ def rulebooks_influence(
     try:
         book = rule_book(rules)
         cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
-        found = [influence(c, book) for c in cases]
+        found = [influence(c, book, hold or ()) for c in cases]
     except DipsatError as error:
         raise fail(str(error)) from error
     _show(
@@ -933,6 +943,7 @@ def rulebooks_solve(
         str | None, typer.Option(help="the case (needed when there are several)")
     ] = None,
     rules: BaseOption = "2025",
+    hold: HoldOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
@@ -945,7 +956,7 @@ def rulebooks_solve(
     _solver_time(ctx, time_limit)
     chosen = _one_case(file, case, board)
     try:
-        solution = solve(chosen, expect, rule_book(rules))
+        solution = solve(chosen, expect, rule_book(rules), hold or ())
     except DipsatError as error:
         raise fail(str(error)) from error
     _show(as_json, lambda: solution_json(solution), solution_lines(solution))

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
+from solver.errors import DipsatError
 from solver.tools.rulesearch import tracing
 from solver.tools.rulesearch.describe import Cube, merged
 from solver.tools.rulesearch.influence import case_outcomes, influence
@@ -235,3 +236,18 @@ def test_a_base_rule_book_holds_the_others_still():
     assert cut.effects[0].values[0] is RULE_BOOKS["1982"].convoy_cut
     assert cut.effects[0].changes == ()
     assert any(c.now == "succeeds" for e in cut.effects[1:] for c in e.changes) is False
+
+
+def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so():
+    case = BY_ID["6.F.17"]
+    with pytest.raises(DipsatError, match=r"more than 3 runs: .* hold some still"):
+        list(branches(case_outcomes(case), DATC_2025, limit=3))
+    held = ["convoy_paradox", "brannan", "retreat_to_convoy_origin"]
+    found = influence(case, DATC_2025, held)
+    assert found.runs == len(options("convoy_cut")) and found.matter == ("convoy_cut",)
+    with pytest.raises(DipsatError, match="unknown policy 'convoy'"):
+        influence(case, DATC_2025, ["convoy"])
+    shown = dipsat(
+        "rulebooks", "influence", "cases/datc/6F.cases", "--case", "6.F.17", "--hold", "convoy"
+    )
+    assert shown.returncode == 2 and "unknown policy 'convoy' to hold" in shown.stderr

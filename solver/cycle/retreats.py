@@ -61,7 +61,7 @@ def adjudicate_retreats(
             position,
             position.units + tuple(moved.values()),
             position.centres,
-            rules.winters is Winters.ALWAYS,
+            lambda: rules.winters is Winters.ALWAYS,
         ),
         waiting=waiting,
         disbanded=tuple(d.unit for p, d in sorted(pending.items()) if p not in moved),

@@ -475,9 +475,10 @@ def _by_convoy(
         if not isinstance(checked, CheckedMove) or checked.by_convoy or checked.unit is None:
             continue
         unit = checked.unit
-        fleets = convoys.get((p, checked.dest.province), [])
-        if unit.type is not UnitType.ARMY or not fleets:
-            continue
+        dest = checked.dest.province
+        fleets = convoys.get((p, dest), [])
+        if unit.type is not UnitType.ARMY or not fleets or not board.army_adjacent(p, dest):
+            continue  # the policy decides only a move to an adjacent province
         if rules.convoy_to_adjacent is ConvoyToAdjacent.VIA_ONLY:
             return
         own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA

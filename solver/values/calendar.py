@@ -7,7 +7,7 @@ owner when the Fall season (its movement and retreats) is over.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from topology import Board, BuildSites
@@ -55,10 +55,15 @@ def _ownership(
 
 
 def season_over(
-    before: Position, units: tuple[Unit, ...], centres: Centres, every_winter: bool = False
+    before: Position,
+    units: tuple[Unit, ...],
+    centres: Centres,
+    every_winter: bool | Callable[[], bool] = False,
 ) -> Position:
     """The position once a season's movement and retreats are done: after a fall, the
-    winter if some power adjusts (or `every_winter`, `Winters.ALWAYS`), else the spring."""
+    winter if some power adjusts (or `every_winter`, `Winters.ALWAYS`), else the spring.
+    `every_winter` may be a function, asked only after a fall where no power adjusts (a
+    rule book's policy is read only where it decides something)."""
     phase, board = before.phase, before.map
     if phase.season is Season.SPRING:
         fall = Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT)
@@ -68,7 +73,9 @@ def season_over(
         units,
         _ownership(board, units, centres),
     )
-    if every_winter or any(adjustment(winter, power) for power in board.powers):
+    if any(adjustment(winter, power) for power in board.powers) or (
+        every_winter() if callable(every_winter) else every_winter
+    ):
         return winter
     spring = Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
     return before.derive(spring, units, winter.centres)

@@ -12,7 +12,7 @@ from ...formats.cases import Case
 from ...values.rules import POLICIES, RuleBook
 from ..compare import outcomes
 from .describe import Cube, described, merged
-from .tracing import Leaf, Tree, Value, branches, options, spelled
+from .tracing import Tree, Value, branches, held_policies, options
 
 Outcomes = tuple[tuple[str, str], ...]
 """What a case comes to: each order's outcome label (and civil disorder, paradoxes), keyed
@@ -104,10 +104,10 @@ class CaseInfluence:
         return list(self.matter)
 
 
-def influence(case: Case, base: RuleBook) -> CaseInfluence:
+def influence(case: Case, base: RuleBook, held: Iterable[str] = ()) -> CaseInfluence:
     """The policies that decide a case, found by a search that branches only on the
-    policies its runs read."""
-    tree = Tree(branches(case_outcomes(case), base))
+    policies its runs read (those `held` keep the base's value)."""
+    tree = Tree(branches(case_outcomes(case), base, held_policies(held)))
     return analysed(case.id, case.title, tree, base)
 
 
@@ -234,16 +234,3 @@ def _joint(
         Joint(tuple(merged(found)), _changes(at_base, result))
         for result, found in sorted(cubes.items(), key=lambda item: item[0] != at_base)
     )
-
-
-def influences(cases: Iterable[Case], base: RuleBook) -> list[CaseInfluence]:
-    """`influence` of each case, in order."""
-    return [influence(case, base) for case in cases]
-
-
-def value_list(values: Iterable[Value]) -> str:
-    """'1971, 1982' for some values of a policy."""
-    return ", ".join(spelled(v) for v in values)
-
-
-__all__ = ["Alone", "CaseInfluence", "Change", "Effect", "Joint", "Leaf", "influence"]

@@ -14,7 +14,7 @@ from ...values.notation import parse_given
 from ...values.rules import RULE_BOOKS, RuleBook
 from .describe import Cube, described, merged
 from .influence import Outcomes, case_outcomes
-from .tracing import Tree, branches
+from .tracing import Tree, branches, held_policies
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,14 @@ class Solution:
         return described(self.cubes)
 
 
-def solve(case: Case, expectations: Sequence[str | Expectation], base: RuleBook) -> Solution:
-    """Every rule book under which each expectation holds in the case.
+def solve(
+    case: Case,
+    expectations: Sequence[str | Expectation],
+    base: RuleBook,
+    held: Iterable[str] = (),
+) -> Solution:
+    """Every rule book under which each expectation holds in the case (the policies `held`
+    at the base's value).
 
     Raises:
         DipsatError: an expectation that is malformed or names no order of the case.
@@ -69,7 +75,7 @@ def solve(case: Case, expectations: Sequence[str | Expectation], base: RuleBook)
     wanted = [e if isinstance(e, Expectation) else Expectation.read(e) for e in expectations]
     if not wanted:
         raise DipsatError("expected at least one 'ORDER => OUTCOME' to solve for")
-    tree = Tree(branches(case_outcomes(case), base))
+    tree = Tree(branches(case_outcomes(case), base, held_policies(held)))
     every = list(dict.fromkeys(key for leaf in tree.leaves for key, _ in leaf.result))
     keys = tuple(_key(case, e, every) for e in wanted)
 

@@ -54,6 +54,23 @@ class Leaf(Generic[T]):
         return all(getattr(book, policy) == value for policy, value in self.read)
 
 
+class SearchTooLarge(DipsatError):
+    """A search that would take more runs than its limit."""
+
+
+def held_policies(names: Iterable[str]) -> tuple[str, ...]:
+    """Policy names checked, to hold still in a search.
+
+    Raises:
+        DipsatError: a name that is no policy (the message lists them).
+    """
+    chosen = tuple(names)
+    for name in chosen:
+        if name not in POLICIES:
+            raise DipsatError(f"unknown policy {name!r} to hold; policies: {', '.join(POLICIES)}")
+    return chosen
+
+
 class _Chooser:
     """Hands out each policy's value on its first read: the forced ones of a branch's
     prefix first, then the base rule book's."""
@@ -106,7 +123,8 @@ def branches(
     book's values first; the policies `held` keep their base value (no branch).
 
     Raises:
-        RuntimeError: more than `limit` runs (a computation that reads too many policies).
+        SearchTooLarge: more than `limit` runs (a computation that reads too many
+            policies: hold some still).
     """
     held = set(held)
     pending: list[tuple[tuple[str, Value], ...]] = [()]
@@ -115,7 +133,12 @@ def branches(
         forced = pending.pop()
         runs += 1
         if runs > limit:
-            raise RuntimeError(f"more than {limit} runs: too many policies are read")
+            branching = sorted({p for prefix in pending for p, _ in prefix} - held)
+            raise SearchTooLarge(
+                f"more than {limit:,} runs: the computation reads {len(branching)} policies "
+                f"({', '.join(branching)}); hold some still at the base rule book's value "
+                "(--hold POLICY)"
+            )
         chooser = _Chooser(base, forced)
         result = run(_traced(chooser))
         read = tuple(chooser.read)
