@@ -21,7 +21,7 @@ from topology import Board
 
 from ...errors import DipsatError
 from ...formats.mila import GameFileError, read_game
-from ...values.rules import POLICIES, RULE_BOOKS, RuleBook
+from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting
 from ..replay import transition_matches
 from .describe import Cube, described, merged
 from .tracing import Leaf, Tree, Value, branches, options
@@ -114,13 +114,15 @@ def _scored(
             f"{size} combinations, more than {SEARCH_LIMIT} to score"
         )
     at_base = {p: getattr(base, p) for p in POLICIES}
+    always = sum(n for tree, n in trees if not _varies(tree) and not tree.leaves[0].result)
+    varying = [_projected(tree, n, deciding, at_base) for tree, n in trees if _varies(tree)]
     scores: dict[tuple[Value, ...], int] = {}
     for values in itertools.product(*(options(p) for p in deciding)):
-        table = {**at_base, **dict(zip(deciding, values, strict=True))}
-        try:
-            scores[values] = sum(n for tree, n in trees if not tree.leaf(table).result)
-        except KeyError:  # values no rule book holds together
-            continue
+        if conflicting(dict(zip(deciding, values, strict=True))):
+            continue  # values no rule book holds together
+        scores[values] = always + sum(
+            n for at, n, matched in varying if not matched[tuple(values[i] for i in at)]
+        )
     least = min(scores.values())
     best = [v for v, score in scores.items() if score == least]
     cubes = tuple(merged(Cube.of(dict(zip(deciding, v, strict=True))) for v in best))
@@ -155,6 +157,21 @@ def _scored(
         books,
         errors,
     )
+
+
+def _projected(
+    tree: Tree[bool], count: int, deciding: list[str], base: dict[str, Value]
+) -> tuple[tuple[int, ...], int, dict[tuple[Value, ...], bool]]:
+    """A group of transitions as a table: the places in `deciding` of the policies its
+    search read, how many transitions it holds, and whether they come out as recorded
+    under each combination of those policies' values."""
+    read = [p for p in deciding if p in tree.policies]
+    matched = {}
+    for values in itertools.product(*(options(p) for p in read)):
+        chosen = dict(zip(read, values, strict=True))
+        if not conflicting(chosen):
+            matched[values] = tree.leaf({**base, **chosen}).result
+    return tuple(deciding.index(p) for p in read), count, matched
 
 
 def _varies(tree: Tree[bool]) -> bool:
