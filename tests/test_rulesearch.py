@@ -12,11 +12,13 @@ import tomllib
 import zlib
 
 import pytest
-from conftest import ROOT, all_cases, dipsat
+from conftest import ROOT, all_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 import solver
+from solver.cli import app
 from solver.errors import DipsatError
 from solver.tools.rulesearch import tracing
 from solver.tools.rulesearch.describe import Cube, merged
@@ -202,28 +204,32 @@ def test_fit_says_which_transitions_no_rule_book_explains(tmp_path):
     assert found.mismatches == 2
 
 
+def rulebooks(*args: str):
+    """`dipsat rulebooks ARGS` in this process, as typer's test runner runs it."""
+    return CliRunner().invoke(app, ["rulebooks", *args])
+
+
 def solve_6f18(expect: str):
-    return dipsat(
-        "rulebooks", "solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect
-    )
+    return rulebooks("solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect)
 
 
-def test_the_command_line_answers_and_refuses_clearly():
+def test_the_command_line_answers_and_refuses_clearly(monkeypatch):
+    monkeypatch.chdir(ROOT)
     shown = solve_6f18("A London - Belgium => succeeds")
-    assert shown.returncode == 0, shown.stderr
+    assert shown.exit_code == 0, shown.stderr
     assert "hold under: convoy_cut = 1982" in shown.stdout
     assert "named rule books among them: 1982" in shown.stdout
-    as_json = dipsat("rulebooks", "influence", "cases/datc/6B.cases", "--case", "6.B.8", "--json")
+    as_json = rulebooks("influence", "cases/datc/6B.cases", "--case", "6.B.8", "--json")
     data = json.loads(as_json.stdout)
     assert data["cases"][0]["decided_by"] == ["single_coast_default", "support_coast"]
     bad = solve_6f18("A London - Belgium succeeds")
-    assert bad.returncode == 2
+    assert bad.exit_code == 2
     assert "expected 'ORDER => OUTCOME'" in bad.stderr and "Traceback" not in bad.stderr
     unknown = solve_6f18("A Paris - Burgundy => succeeds")
-    assert unknown.returncode == 2
+    assert unknown.exit_code == 2
     assert "has no order or outcome 'A Paris - Burgundy'" in unknown.stderr
-    no_game = dipsat("rulebooks", "fit", "cases/datc/6F.cases")
-    assert no_game.returncode == 2 and no_game.stdout == ""
+    no_game = rulebooks("fit", "cases/datc/6F.cases")
+    assert no_game.exit_code == 2 and no_game.stdout == ""
     assert "6F.cases: line 1, column 1: not valid JSON" in no_game.stderr
     assert "no game could be read" in no_game.stderr
 
@@ -238,7 +244,8 @@ def test_a_base_rule_book_holds_the_others_still():
     assert any(c.now == "succeeds" for e in cut.effects[1:] for c in e.changes) is False
 
 
-def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so():
+def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so(monkeypatch):
+    monkeypatch.chdir(ROOT)
     case = BY_ID["6.F.17"]
     with pytest.raises(DipsatError, match=r"more than 3 runs: .* hold some still"):
         list(branches(case_outcomes(case), DATC_2025, limit=3))
@@ -247,7 +254,5 @@ def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so():
     assert found.runs == len(options("convoy_cut")) and found.matter == ("convoy_cut",)
     with pytest.raises(DipsatError, match="unknown policy 'convoy'"):
         influence(case, DATC_2025, ["convoy"])
-    shown = dipsat(
-        "rulebooks", "influence", "cases/datc/6F.cases", "--case", "6.F.17", "--hold", "convoy"
-    )
-    assert shown.returncode == 2 and "unknown policy 'convoy' to hold" in shown.stderr
+    shown = rulebooks("influence", "cases/datc/6F.cases", "--case", "6.F.17", "--hold", "convoy")
+    assert shown.exit_code == 2 and "unknown policy 'convoy' to hold" in shown.stderr
