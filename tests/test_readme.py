@@ -43,19 +43,36 @@ def test_every_command_of_the_readme_runs_from_a_fresh_clone(tmp_path):
     import os
     import subprocess
     import sys
+    from concurrent.futures import ThreadPoolExecutor
 
     for name in ("cases", "docs", "tests"):
         (tmp_path / name).symlink_to(ROOT / name)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
-    for line in readme_examples():
-        if line.startswith("python -m benchmarks.run"):
-            continue
-        command = re.sub(r"--turns \d+", "--turns 20", line).replace(
-            "--variant world", "--variant pure"
-        )
-        done = subprocess.run(
-            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True
-        )
+    commands = [
+        re.sub(r"--turns \d+", "--turns 20", line).replace("--variant world", "--variant pure")
+        for line in readme_examples()
+        if not line.startswith("python -m benchmarks.run")
+    ]
+    # the lines that play my.json depend on each other and run in order, one after the
+    # other; the rest are independent, and run two at a time beside them
+    chain = [c for c in commands if "my.json" in c]
+    tasks = [chain, *([c] for c in commands if c not in chain)]
+
+    def run(lines: list[str]) -> list[tuple[str, subprocess.CompletedProcess[str]]]:
+        return [
+            (
+                line,
+                subprocess.run(
+                    ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True
+                ),
+            )
+            for line in lines
+        ]
+
+    with ThreadPoolExecutor(2) as pool:
+        results = [r for done in pool.map(run, tasks) for r in done]
+    assert sorted(c for c, _ in results) == sorted(commands)
+    for command, done in results:
         allowed = (0, 1) if command.startswith(("dipsat crosscheck", "dipsat replay")) else (0,)
         assert done.returncode in allowed, (command, done.stderr[-800:])
         assert "Traceback" not in done.stderr, (command, done.stderr[-800:])
