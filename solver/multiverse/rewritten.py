@@ -270,7 +270,10 @@ def regenerate(
     that made no retreat is carried into the next board, which opens in a retreat phase
     (`PastRetreats.NEXT_BOARD`)."""
     by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
-    every_winter = rules.winters is Winters.ALWAYS
+
+    def every_winter() -> bool:  # read only after a fall where no power adjusts
+        return rules.winters is Winters.ALWAYS
+
     results = Results(boards)
     made: dict[BoardKey, MBoard] = {}
     forks: list[Fork] = []

@@ -484,16 +484,18 @@ def _plain(order: Order) -> Order:
 def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
     """The power that has won the multiverse, if any (a rule-book choice, see Victory)."""
     heads = list(mv.heads().values())
+    counts = {
+        power: len({p for h in heads for p, owner in h.position.centres if owner == power})
+        for power in mv.map.powers
+    }
+    best = max(counts.values())
+    if best < mv.map.victory:  # no one can have won, whatever the rule (read it only then)
+        return None
     if rules.victory is Victory.ANY_HEAD:
         for head in heads:
             status = game_status(head.position)
             if status.solo:
                 return status.solo
         return None
-    counts = {
-        power: len({p for h in heads for p, owner in h.position.centres if owner == power})
-        for power in mv.map.powers
-    }
-    best = max(counts.values())
     leaders = [p for p, n in counts.items() if n == best]
     return leaders[0] if best >= mv.map.victory and len(leaders) == 1 else None

@@ -324,9 +324,12 @@ def _movement(
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
     per_board = _split_results(resolution, turn, ordered_now)
-    every_winter = rules.winters is Winters.ALWAYS
+
+    def every_winter() -> bool:  # read only after a fall where no power adjusts
+        return rules.winters is Winters.ALWAYS
+
     advanced: dict[BoardKey, MBoard] = {}
-    if rules.past_results is PastResults.REWRITTEN:
+    if (past or context) and rules.past_results is PastResults.REWRITTEN:
         changed = _rewritten(boards, past, context, resolution, turn, every, settled, len(givens))
         advanced.update(changed)
     records = _records(resolution, turn, heads, len(givens))
@@ -341,8 +344,8 @@ def _movement(
 
     forks: list[Fork] = []
     next_timeline = max(t for t, _ in mv.origins) + 1
-    by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
     for key in sorted(past, key=lambda k: (k[1], k[0])):
+        by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED  # read where a board forks
         if by_outcome and not _changed(resolution, turn, key, recorded_moves):
             continue
         board = boards[key]

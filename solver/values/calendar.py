@@ -86,7 +86,7 @@ def after_movement(
     units: tuple[Unit, ...],
     dislodged: tuple[DislodgedUnit, ...],
     standoffs: frozenset[str],
-    every_winter: bool = False,
+    every_winter: bool | Callable[[], bool] = False,
 ) -> Position:
     """The position after a movement phase: its retreats if a unit was dislodged, else the
     end of the season."""
