@@ -256,3 +256,12 @@ def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so(mon
         influence(case, DATC_2025, ["convoy"])
     shown = rulebooks("influence", "cases/datc/6F.cases", "--case", "6.F.17", "--hold", "convoy")
     assert shown.exit_code == 2 and "unknown policy 'convoy' to hold" in shown.stderr
+
+
+def test_a_turn_two_games_share_is_searched_once(tmp_path):
+    source = ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(source.read_bytes())
+    once, twice = solver.fit_rules([source]), solver.fit_rules([source, copy])
+    assert twice.runs == once.runs and twice.transitions == 2 * once.transitions
+    assert twice.books == tuple((name, 2 * n) for name, n in once.books)

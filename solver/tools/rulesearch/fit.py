@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from topology import Board
 
 from ...errors import DipsatError
-from ...formats.mila import GameFileError, read_game
+from ...formats.mila import Game, GameFileError, read_game
+from ...values.position import PhaseKind
 from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting
 from ..replay import transition_matches
 from .describe import Cube, described, merged
@@ -52,7 +53,7 @@ class Fit:
     base: str
     games: int
     transitions: int
-    runs: int
+    runs: int  # adjudications, each turn searched once however many games share it
     mismatches: int  # under the best rule books
     best: tuple[Cube, ...]  # the best combinations of the policies the games depend on
     pinned: tuple[tuple[str, Value], ...]  # one value in every best combination
@@ -75,6 +76,7 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
         DipsatError: the games depend on too many policies to score every combination.
     """
     groups: dict[Signature, list[Transition]] = {}
+    searched: dict[Hashable, Signature] = {}  # each turn searched once (a shared opening)
     games = runs = 0
     errors = []
     for path in paths:
@@ -85,13 +87,26 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
             continue
         games += 1
         for index in range(len(game.phases) - 1):
-            leaves = tuple(branches(functools.partial(transition_matches, game, index), base))
-            runs += len(leaves)
             here, there = game.phases[index], game.phases[index + 1]
+            key = _turn(game, index)
+            leaves = searched.get(key)
+            if leaves is None:
+                run = functools.partial(transition_matches, game, index)
+                leaves = searched[key] = tuple(branches(run, base))
+                runs += len(leaves)
             groups.setdefault(leaves, []).append(
                 Transition(game.path, index, here.name, there.name)
             )
     return _scored(groups, base, games, runs, tuple(errors))
+
+
+def _turn(game: Game, index: int) -> Hashable:
+    """What a transition's replay depends on: the board, the recorded phase with its orders,
+    the next recorded phase, and before a retreat phase the movement phase it follows."""
+    here = game.phases[index]
+    retreat = here.phase is not None and here.phase.kind is PhaseKind.RETREAT
+    before = game.phases[index - 1] if retreat and index > 0 else None
+    return (here.board.name, here, game.phases[index + 1], before)
 
 
 def _scored(
