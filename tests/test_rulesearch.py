@@ -265,3 +265,16 @@ def test_a_turn_two_games_share_is_searched_once(tmp_path):
     once, twice = solver.fit_rules([source]), solver.fit_rules([source, copy])
     assert twice.runs == once.runs and twice.transitions == 2 * once.transitions
     assert twice.books == tuple((name, 2 * n) for name, n in once.books)
+
+
+def test_beyond_their_limits_influence_says_it_is_incomplete_and_fit_refuses(monkeypatch):
+    from solver.tools.rulesearch import fit
+    from solver.tools.rulesearch import influence as module
+
+    monkeypatch.setattr(module, "PRODUCT_LIMIT", 2)
+    found = influence(BY_ID["6.F.17"], DATC_2025)
+    assert not found.complete and found.joint == () and found.interacting == ()
+    assert found.matter == ("convoy_cut", "convoy_paradox")  # those that act alone
+    monkeypatch.setattr(fit, "SEARCH_LIMIT", 1)
+    with pytest.raises(DipsatError, match=r"the games depend on \d+ policies"):
+        solver.fit_rules([ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"])

@@ -99,10 +99,6 @@ class CaseInfluence:
     joint: tuple[Joint, ...]
     complete: bool = True  # False: too many combinations to work out interactions
 
-    def policies(self) -> list[str]:
-        """The policies whose value changes some outcome of the case."""
-        return list(self.matter)
-
 
 def influence(case: Case, base: RuleBook, held: Iterable[str] = ()) -> CaseInfluence:
     """The policies that decide a case, found by a search that branches only on the
