@@ -202,6 +202,7 @@ def test_fit_says_which_transitions_no_rule_book_explains(tmp_path):
         ("F1901M", "W1901A"),
     ]
     assert found.mismatches == 2
+    assert all(t.why for t in found.unexplained)  # what replay says differs
 
 
 def rulebooks(*args: str):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from topology import Board
@@ -23,7 +23,7 @@ from ...errors import DipsatError
 from ...formats.mila import Game, GameFileError, read_game
 from ...values.position import PhaseKind
 from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting
-from ..replay import transition_matches
+from ..replay import ReplayReport, replay_game, transition_matches
 from .describe import Cube, described, merged
 from .tracing import Leaf, Tree, Value, branches, options
 
@@ -41,9 +41,11 @@ class Transition:
     index: int  # the phase's place in the record
     phase: str
     next: str
+    why: str = ""  # what differs from the record under a best rule book, as replay says
 
     def text(self) -> str:
-        return f"{self.file}: {self.phase} → {self.next}"
+        why = f" ({self.why})" if self.why else ""
+        return f"{self.file}: {self.phase} → {self.next}{why}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,35 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
             groups.setdefault(leaves, []).append(
                 Transition(game.path, index, here.name, there.name)
             )
-    return _scored(groups, base, games, runs, tuple(errors))
+    found = _scored(groups, base, games, runs, tuple(errors))
+    return _explained(found, a_best_book(found, base), board)
+
+
+def a_best_book(found: Fit, base: RuleBook) -> RuleBook:
+    """One rule book among the best: the base, with each policy the first best cube
+    constrains at the first value it allows."""
+    first = found.best[0].allowed if found.best else ()
+    values = {p: next(v for v in options(p) if v in allowed) for p, allowed in first}
+    return replace(base, name="best fit", **values)  # type: ignore[arg-type]
+
+
+def _explained(found: Fit, book: RuleBook, board: Board | None) -> Fit:
+    """The transitions a best rule book leaves unexplained, each with what differs (the
+    cause `dipsat replay` gives, or why the phase could not be rebuilt)."""
+    files = sorted({t.file for t in (*found.unexplained, *found.against_best)})
+    why: dict[tuple[str, str], str] = {}
+    for path in files:
+        report = ReplayReport()
+        replay_game(read_game(path, board), book, report)
+        why.update({(m.file, m.phase): m.cause or m.note or "" for m in report.mismatches})
+        why.update({(e.file, e.phase or ""): e.message for e in report.errors})
+
+    def told(transitions: tuple[Transition, ...]) -> tuple[Transition, ...]:
+        return tuple(replace(t, why=why.get((t.file, t.phase), "")) for t in transitions)
+
+    return replace(
+        found, unexplained=told(found.unexplained), against_best=told(found.against_best)
+    )
 
 
 def _turn(game: Game, index: int) -> Hashable:
