@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..values.decisions import Decision
-from .model import Lit, Strength, Structure, TurnModel
+from .model import Lit, Name, Strength, Structure, TurnModel
 
 
 class Unknown:
@@ -59,6 +59,10 @@ class Span:
 _UNKNOWN = Unknown()
 
 
+def _unnamed() -> str:
+    raise AssertionError("propagation makes no variable")
+
+
 class Propagation(TurnModel):
     """A turn model whose constraint shapes evaluate instead of posting constraints.
 
@@ -76,12 +80,12 @@ class Propagation(TurnModel):
         return value
 
     def equivalent(self, target: Lit, conjunction: Sequence[Lit]) -> None:
-        value = self.all_of(conjunction, "")
+        value = self.all_of(conjunction, _unnamed)
         if value is not _UNKNOWN and isinstance(target, Unknown):
             assert target.decision is not None  # a decision's own literal
             self.found[target.decision] = value if target.positive else not value
 
-    def all_of(self, lits: Sequence[Lit], name: str) -> Lit:
+    def all_of(self, lits: Sequence[Lit], name: Name) -> Lit:
         value: Lit = True
         for x in lits:
             if x is False:
@@ -90,7 +94,7 @@ class Propagation(TurnModel):
                 value = _UNKNOWN
         return value
 
-    def any_of(self, lits: Sequence[Lit], name: str) -> Lit:
+    def any_of(self, lits: Sequence[Lit], name: Name) -> Lit:
         value: Lit = False
         for x in lits:
             if x is True:
@@ -100,7 +104,7 @@ class Propagation(TurnModel):
         return value
 
     def switch(
-        self, name: str, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
+        self, name: Name, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
     ) -> Strength:
         low: int | None = None
         high: int | None = None
@@ -129,7 +133,7 @@ class Propagation(TurnModel):
                 unknown += 1
         return Span(constant, constant + unknown) if unknown else constant
 
-    def beats(self, a: Strength, b: Strength, name: str) -> Lit:
+    def beats(self, a: Strength, b: Strength, name: Name) -> Lit:
         a_low, a_high = (a.low, a.high) if isinstance(a, Span) else (a, a)
         b_low, b_high = (b.low, b.high) if isinstance(b, Span) else (b, b)
         if a_low > b_high:
