@@ -14,23 +14,31 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..values.decisions import Decision
-from .model import Lit, Name, Strength, Structure, TurnModel
+from .model import _EQUATIONS, Lit, Name, Strength, Structure, TurnModel
 
 
 class Unknown:
     """A literal whose value is not known yet: a decision's (with its polarity) or not.
 
-    A plain slotted class rather than a frozen dataclass: propagation makes one for nearly
-    every literal it reads, and nothing compares them."""
+    A plain slotted class rather than a frozen dataclass, and nothing compares them: a
+    propagation keeps one per decision and reads it for nearly every literal, and a positive
+    one keeps its negation once made (not the other way round: a cycle of references would
+    leave both to the garbage collector)."""
 
-    __slots__ = ("decision", "positive")
+    __slots__ = ("decision", "negation", "positive")
 
     def __init__(self, decision: Decision | None = None, positive: bool = True) -> None:
         self.decision = decision
         self.positive = positive
+        self.negation: Unknown | None = None
 
     def __invert__(self) -> Unknown:
-        return Unknown(self.decision, not self.positive)
+        if not self.positive:
+            return Unknown(self.decision)
+        negation = self.negation
+        if negation is None:
+            negation = self.negation = Unknown(self.decision, False)
+        return negation
 
     def __rsub__(self, other: int) -> Span:  # HOLD of a unit that may leave: 1 - move
         return Span(other - 1, other)
@@ -67,17 +75,35 @@ class Propagation(TurnModel):
     """A turn model whose constraint shapes evaluate instead of posting constraints.
 
     The shapes are written as plain loops: they run for nearly every literal of the turn, on
-    lists of one to four items, where generator expressions cost more than the work."""
+    lists of one to four items, where generator expressions cost more than the work.
+
+    `record`: whether `evaluate` records what each equation reads (the first pass does; what
+    follows only needs the values)."""
+
+    def __init__(
+        self, structure: Structure, fixed: dict[Decision, bool], record: bool = True
+    ) -> None:
+        super().__init__(structure, fixed, model=None)
+        self.record = record
+        # what `lit` reads: the fixed decisions and the trivially known ones, in one table
+        self.values: dict[Decision, bool] = {**structure.trivial, **fixed}
+        self.found: dict[Decision, bool] = {}
+        self.unknown: dict[Decision, Unknown] = {}  # each decision's literal, made once
 
     def lit(self, decision: Decision) -> Lit:
         if self._reads is not None:
             self._reads.add(decision)
-        value = self.fixed.get(decision)  # `constant`, inlined: this is the hottest call
+        value = self.values.get(decision)  # `constant`, inlined: this is the hottest call
         if value is None:
-            value = self.structure.trivial.get(decision)
-            if value is None:
-                return Unknown(decision)
+            unknown = self.unknown.get(decision)
+            if unknown is None:
+                unknown = self.unknown[decision] = Unknown(decision)
+            return unknown
         return value
+
+    def learn(self, decision: Decision, value: bool) -> None:
+        """Fix a decision to the value propagation found for it."""
+        self.fixed[decision] = self.values[decision] = value
 
     def equivalent(self, target: Lit, conjunction: Sequence[Lit]) -> None:
         value = self.all_of(conjunction, _unnamed)
@@ -141,11 +167,15 @@ class Propagation(TurnModel):
         return False if a_high <= b_low else _UNKNOWN
 
     def evaluate(self, decision: Decision) -> bool | None:
-        """The value the decision's equation gives from what is known (None: not yet)."""
-        self.found: dict[Decision, bool] = {}
-        self.depends[decision] = set()
-        self.define(decision)
-        return self.found.get(decision)
+        """The value the decision's equation gives from what is known (None: not yet).
+        `define`, for a decision that is not fixed, its reads recorded only if asked."""
+        target = self.lit(decision)
+        if self.record:
+            self._reads = self.depends[decision] = set()
+        kind, province = decision
+        _EQUATIONS[kind](self, province, target)
+        self._reads = None
+        return self.found.pop(decision, None)
 
 
 def propagate(
@@ -153,22 +183,26 @@ def propagate(
 ) -> tuple[dict[Decision, bool], dict[Decision, set[Decision]]]:
     """The values propagation forces, and each decision's reads as `build` records them."""
     order = [d for d in structure.decisions() if d not in fixed]
-    first = Propagation(structure, dict(fixed), model=None)
-    found = {d: first.evaluate(d) for d in order}
-    depends = {d: first.depends.get(d, set()) for d in structure.decisions()}
+    state = Propagation(structure, dict(fixed))
+    found = {d: state.evaluate(d) for d in order}
+    depends = {d: state.depends.get(d, set()) for d in structure.decisions()}
     readers: dict[Decision, list[Decision]] = defaultdict(list)
     for d in order:
         for read in depends[d]:
             readers[read].append(d)
     known = {d: v for d, v in found.items() if v is not None}
-    state = Propagation(structure, {**fixed, **known}, model=None)
-    queue = [r for d in known for r in readers[d] if r not in state.fixed]
+    state.record = False  # from here on, each decision evaluated again with what is known
+    for d, v in known.items():
+        state.learn(d, v)
+    fixed_now = state.fixed
+    queue = [r for d in known for r in readers[d] if r not in fixed_now]
     while queue:
         d = queue.pop()
-        if d in state.fixed:
+        if d in fixed_now:
             continue
         value = state.evaluate(d)
         if value is not None:
-            state.fixed[d] = known[d] = value
-            queue += [r for r in readers[d] if r not in state.fixed]
+            state.learn(d, value)
+            known[d] = value
+            queue += [r for r in readers[d] if r not in fixed_now]
     return known, depends
