@@ -235,13 +235,17 @@ def stages_section(turns: int) -> Row:
         t2 = clock()
         known, _ = propagate(structure, {})
         t3 = clock()
-        settlement = settle(structure)  # propagates again, then solves what is left
+        # settle propagates again, then solves what is left: on a structure of its own (not
+        # timed), so that its propagation runs as cold as the one above
+        fresh = Structure.of(turn)
+        t3_fresh = clock()
+        settlement = settle(fresh)
         t4 = clock()
-        resolve(turn, structure, settlement, after_movement)
+        resolve(turn, fresh, settlement, after_movement)
         t5 = clock()
         if i < len(warm):
             continue
-        spent = (t1 - t0, t2 - t1, t3 - t2, max(0.0, (t4 - t3) - (t3 - t2)), t5 - t4)
+        spent = (t1 - t0, t2 - t1, t3 - t2, max(0.0, (t4 - t3_fresh) - (t3 - t2)), t5 - t4)
         for stage, seconds in zip(STAGES, spent, strict=True):
             totals[stage] += seconds
         solved += len(known) < len(structure.decisions())
@@ -366,7 +370,9 @@ GROWTH = {"standard": (8, 16, 34, 50, 70), "known_world_901": (8, 34, 64, 128, 2
 TIMELINES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 
-def report(turns: int, games: int = 1000) -> str:
+def report(turns: int, games: int = 1000, before: Row | None = None) -> str:
+    """The report; `before`: the stages of an earlier version (what `--stages` printed
+    there, with its "version"), shown beside this one's."""
     engines = ["dipsat", "mila", "pydip"]
     rows = {
         (e, s): run_in_child("--section", e, s, str(turns))
@@ -444,14 +450,22 @@ def report(turns: int, games: int = 1000) -> str:
         "",
         f"Per random 34-unit turn, the mean time of each stage of `adjudicate` over "
         f"{stages['turns']} turns; CP-SAT ran on {stages['solved']} of them (the others "
-        "propagation settles alone, docs/how-it-works.md section 4).",
+        "propagation settles alone, docs/how-it-works.md section 4)."
+        + (
+            f" The column {before['version']} is the same measurement, in the same run, of "
+            f"dipsat as it was at {before['version']}."
+            if before
+            else ""
+        ),
         "",
-        "| stage | µs per turn | share |",
-        "|---|---|---|",
+        "| stage | µs per turn | share |" + (f" {before['version']} |" if before else ""),
+        "|---|---|---|" + ("---|" if before else ""),
     ]
     for stage, spent in stages["us"].items():
-        lines.append(f"| {stage} | {spent:.0f} | {spent / total_us:.0%} |")
-    lines.append(f"| all | {total_us:.0f} | |")
+        earlier = f" {before['us'][stage]:.0f} |" if before else ""
+        lines.append(f"| {stage} | {spent:.0f} | {spent / total_us:.0%} |{earlier}")
+    earlier = f" {sum(before['us'].values()):.0f} |" if before else ""
+    lines.append(f"| all | {total_us:.0f} | |{earlier}")
     lines += [
         "",
         f"Propagation settles {random_dipsat['propagated']} of {turns} random turns, "
@@ -524,9 +538,12 @@ def report(turns: int, games: int = 1000) -> str:
         "camel-case aliases OR-Tools adds to every instance.",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
         "over the recorded reads; the networkx graph is built only for a turn with a cycle.",
-        "- **Per-turn work done once.** The trivially known decisions (a move over land has "
-        "its path, an unattacked unit is not dislodged), the decision order and each unit's "
-        "name are computed once per turn in `Structure`; the propagation shapes are plain "
+        "- **Per-turn work done once, or not at all.** The trivially known decisions (a move "
+        "over land has its path, an unattacked unit is not dislodged) and the decision order "
+        "are computed once per turn in `Structure`; the texts of units and orders, and the "
+        "names of CP-SAT variables, are made only when read (a turn that propagation settles "
+        "reads a few, for its outcomes' reasons); propagation keeps one literal per decision, "
+        "records what each equation reads only in its first pass, and its shapes are plain "
         "loops over slotted values; orders in force are keyed by province.",
         "- **Multiverse bookkeeping.** One joint turn per step on a lazily answered "
         "spacetime board; orders whose coordinates are complete are not rebuilt; the cyclic "
@@ -549,6 +566,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, metavar="TURNS")
     parser.add_argument("--replay", nargs=2, type=int, metavar=("GAMES", "WORKERS"))
     parser.add_argument("--games", type=int, default=1000, help="game files of the replay")
+    parser.add_argument(
+        "--before",
+        metavar="JSON",
+        help='the stages of an earlier version: what its --stages printed, with a "version"',
+    )
     args = parser.parse_args()
     if args.section:
         engine, name, turns = args.section
@@ -568,7 +590,8 @@ def main() -> None:
     elif args.replay:
         print(json.dumps(replay_section(*args.replay)))
     else:
-        text = report(args.turns, args.games)
+        before = json.loads(Path(args.before).read_text()) if args.before else None
+        text = report(args.turns, args.games, before)
         Path(args.out).write_text(text, encoding="utf-8")
         print(text)
 
