@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..values.decisions import Decision
+from ..values.decisions import CONVOY, SEA, Decision
 from .model import _EQUATIONS, Lit, Name, Strength, Structure, TurnModel
 
 
@@ -181,21 +181,37 @@ class Propagation(TurnModel):
 def propagate(
     structure: Structure, fixed: Mapping[Decision, bool]
 ) -> tuple[dict[Decision, bool], dict[Decision, set[Decision]]]:
-    """The values propagation forces, and each decision's reads as `build` records them."""
-    order = [d for d in structure.decisions() if d not in fixed]
+    """The values propagation forces, and each decision's reads as `build` records them.
+
+    The first pass evaluates every decision once, recording its reads, and puts what it
+    finds to use at once, except the values of the kinds in `_WITHHELD`: the equations read
+    differently only when those are known, so the reads are the ones `build` records with
+    just `fixed` known.  Then each decision that read a value found after it was evaluated
+    is evaluated again, until nothing more is found."""
     state = Propagation(structure, dict(fixed))
-    found = {d: state.evaluate(d) for d in order}
-    depends = {d: state.depends.get(d, set()) for d in structure.decisions()}
     readers: dict[Decision, list[Decision]] = defaultdict(list)
-    for d in order:
-        for read in depends[d]:
+    known: dict[Decision, bool] = {}
+    withheld: list[Decision] = []
+    queue: list[Decision] = []
+    for d in structure.decisions():
+        if d in fixed:
+            continue
+        value = state.evaluate(d)
+        for read in state.depends[d]:
             readers[read].append(d)
-    known = {d: v for d, v in found.items() if v is not None}
+        if value is not None:
+            known[d] = value
+            if d[0] in _WITHHELD:
+                withheld.append(d)
+            else:
+                state.learn(d, value)
+                queue += readers[d]  # those evaluated before it was known
+    depends = {d: state.depends.get(d, set()) for d in structure.decisions()}
     state.record = False  # from here on, each decision evaluated again with what is known
-    for d, v in known.items():
-        state.learn(d, v)
+    for d in withheld:
+        state.learn(d, known[d])
+        queue += readers[d]
     fixed_now = state.fixed
-    queue = [r for d in known for r in readers[d] if r not in fixed_now]
     while queue:
         d = queue.pop()
         if d in fixed_now:
@@ -206,3 +222,9 @@ def propagate(
             known[d] = value
             queue += [r for r in readers[d] if r not in fixed_now]
     return known, depends
+
+
+_WITHHELD = frozenset((SEA, CONVOY))
+"""The kinds of decision whose values change what the equations read (whether a route's
+convoys all work; whether a 1971 army goes by sea): everything else reads the same
+decisions whatever is known."""
