@@ -111,12 +111,23 @@ class Structure:
     @classmethod
     def of(cls, turn: Turn) -> Structure:
         """The structure of a judged turn."""
-        unit_at = {u.province: u for u, _ in turn.orders}
-        order_of = {u.province: c for u, c in turn.orders}
-        active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
-        moves = {p: c for p, c in active.items() if isinstance(c, CheckedMove)}
-        supports = {p: c for p, c in active.items() if isinstance(c, CheckedSupport)}
-        convoys = {p: c for p, c in active.items() if isinstance(c, CheckedConvoy)}
+        unit_at: dict[str, Unit] = {}
+        order_of: dict[str, Checked | None] = {}
+        moves: dict[str, CheckedMove] = {}
+        supports: dict[str, CheckedSupport] = {}
+        convoys: dict[str, CheckedConvoy] = {}
+        for u, c in turn.orders:  # one pass: a turn has every unit's order in force
+            p = u.location.province
+            unit_at[p] = u
+            order_of[p] = c
+            if c is None or c.status is not Status.ACTIVE:
+                continue
+            if isinstance(c, CheckedMove):
+                moves[p] = c
+            elif isinstance(c, CheckedSupport):
+                supports[p] = c
+            elif isinstance(c, CheckedConvoy):
+                convoys[p] = c
         attackers: dict[str, list[str]] = defaultdict(list)
         for p, c in moves.items():
             attackers[c.dest.province].append(p)
