@@ -217,7 +217,7 @@ def _result(
     """The result of an order in force, and its reason (None: whatever dislodged it)."""
     match checked:
         case CheckedMove():
-            core = paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))
+            core = (paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))) if paradox_of else None
             if decided(MOVE, p):
                 if core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT:
                     return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels)
