@@ -10,7 +10,7 @@ import pytest
 from solver.formats.cases import case_files, read_cases
 from solver.judge.fallback import settle
 from solver.judge.legality import analyse
-from solver.judge.model import Structure
+from solver.judge.model import Structure, build
 from solver.judge.propagate import propagate
 from solver.judge.solve import SolverConfig
 from solver.tools.crosscheck.generate import random_turn
@@ -45,6 +45,15 @@ def test_propagation_gives_the_solver_path_answers(book: str) -> None:
         settled_alone += len(known) == len(structure.decisions())
     # propagation does most of the work, and paradoxes still reach the solver
     assert len(TURNS) // 2 < settled_alone < len(TURNS)
+
+
+@pytest.mark.parametrize("book", sorted(RULE_BOOKS))
+def test_propagation_records_the_reads_build_records(book: str) -> None:
+    """Propagation puts what it finds to use at once, but for the kinds whose values change
+    what an equation reads: the dependencies it reports are the model's all the same."""
+    for position, orders in TURNS:
+        structure = Structure.of(analyse(position, orders, RULE_BOOKS[book]))
+        assert propagate(structure, {})[1] == build(structure).depends
 
 
 def test_a_joint_multiverse_turn_settles_alike_on_both_paths() -> None:

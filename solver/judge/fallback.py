@@ -113,9 +113,11 @@ def settle(
     else:
         depends = build(structure, fixed).depends
     fixed.update(trusted)
-    graph = _graph(depends) if _cyclic(depends) else nx.DiGraph()
-    pending = cores_upstream_first(graph)
+    # most turns have no cycle: no graph, no cores to look for
+    graph = _graph(depends) if _cyclic(depends) else None
+    pending = cores_upstream_first(graph) if graph is not None else []
     while pending:
+        assert graph is not None  # the cores come from it
         core = tuple(d for d in pending.pop(0) if d not in fixed or d in trusted)
         if not core:
             continue
@@ -158,11 +160,13 @@ def _upstream_known(
     """The propagated values that read, however indirectly, only known decisions: those are
     right whatever the paradox rules later decide (a value propagated from inside a core
     without exactly one resolution is not)."""
+    doubtful = [d for d in depends if d not in known and d not in fixed]
+    if not doubtful:  # propagation settled the turn
+        return dict(known)
     readers: dict[Decision, list[Decision]] = {}
     for d, reads in depends.items():
         for r in reads:
             readers.setdefault(r, []).append(d)
-    doubtful = [d for d in depends if d not in known and d not in fixed]
     seen = set(doubtful)
     while doubtful:
         for reader in readers.get(doubtful.pop(), ()):

@@ -9,7 +9,6 @@ order of its kind but fails.  Everything else is *active* and goes into the mode
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -221,14 +220,14 @@ class _Judge:
 
     def __call__(self, index: int, given: Given) -> Checked:
         order = given.order
-        names = given.names
 
         if not isinstance(order, MOVEMENT_ORDERS):
             unit = self.find(order.unit.place)[1] if not isinstance(order, Waive) else None
             return _illegal(index, given, unit, Illegality.NOT_A_MOVEMENT_ORDER)
         key, unit = self.find(order.unit.place)
         if key is None or unit is None:
-            return _illegal(index, given, None, Illegality.NO_UNIT, order.unit.place.text(names))
+            named = order.unit.place.text(given.names)
+            return _illegal(index, given, None, Illegality.NO_UNIT, named)
         if given.power is not None and given.power != unit.power:
             return _illegal(
                 index, given, unit, Illegality.FOREIGN_UNIT, _name(self.board, key), unit.power
@@ -248,7 +247,8 @@ class _Judge:
             return self.support(index, given, unit, order, None)
         dest = key_of(self.board, order.dest)
         if dest is None:
-            return _illegal(index, given, unit, Illegality.NO_SUCH_BOARD, order.dest.text(names))
+            named = order.dest.text(given.names)
+            return _illegal(index, given, unit, Illegality.NO_SUCH_BOARD, named)
         if isinstance(order, Move):
             return self.move(index, given, unit, order, dest)
         if isinstance(order, SupportMove):
@@ -422,11 +422,12 @@ def _in_force(
     and under `several_orders = none` the first too."""
     in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
     several: list[Unit] = []
-    ordered = Counter(
+    ordered = [
         c.unit.province for c in judged if c.status is not Status.ILLEGAL and c.unit is not None
-    )
+    ]
     # the policy is read only where a unit has several orders: where it decides something
-    last = max(ordered.values(), default=0) > 1 and rules.several_orders is SeveralOrders.LAST
+    repeated = len(set(ordered)) < len(ordered)
+    last = repeated and rules.several_orders is SeveralOrders.LAST
     for i in reversed(range(len(judged))) if last else range(len(judged)):
         checked = judged[i]
         if checked.status is Status.ILLEGAL or checked.unit is None:

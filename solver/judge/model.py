@@ -15,7 +15,7 @@ without touching the equations.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -54,6 +54,9 @@ reads the same equations, `solver.judge.propagate`) an unknown.  The equations a
 once over all of them, so the type is left open."""
 Strength: TypeAlias = Any
 """An integer strength: an int, a CP-SAT linear expression, or (propagation) an interval."""
+Name: TypeAlias = Callable[[], str]
+"""The name of a CP-SAT variable, made only when the variable is (propagation makes none,
+so it spends no time on names)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,12 +111,23 @@ class Structure:
     @classmethod
     def of(cls, turn: Turn) -> Structure:
         """The structure of a judged turn."""
-        unit_at = {u.province: u for u, _ in turn.orders}
-        order_of = {u.province: c for u, c in turn.orders}
-        active = {p: c for p, c in order_of.items() if c is not None and c.status is Status.ACTIVE}
-        moves = {p: c for p, c in active.items() if isinstance(c, CheckedMove)}
-        supports = {p: c for p, c in active.items() if isinstance(c, CheckedSupport)}
-        convoys = {p: c for p, c in active.items() if isinstance(c, CheckedConvoy)}
+        unit_at: dict[str, Unit] = {}
+        order_of: dict[str, Checked | None] = {}
+        moves: dict[str, CheckedMove] = {}
+        supports: dict[str, CheckedSupport] = {}
+        convoys: dict[str, CheckedConvoy] = {}
+        for u, c in turn.orders:  # one pass: a turn has every unit's order in force
+            p = u.location.province
+            unit_at[p] = u
+            order_of[p] = c
+            if c is None or c.status is not Status.ACTIVE:
+                continue
+            if isinstance(c, CheckedMove):
+                moves[p] = c
+            elif isinstance(c, CheckedSupport):
+                supports[p] = c
+            elif isinstance(c, CheckedConvoy):
+                convoys[p] = c
         attackers: dict[str, list[str]] = defaultdict(list)
         for p, c in moves.items():
             attackers[c.dest.province].append(p)
@@ -124,8 +138,9 @@ class Structure:
         routes, fallback = convoy_routes(turn, moves, convoys)
         origin = attack_origins(turn.rules, moves, routes, fallback)
         opposing, returning = head_to_head(moves, origin)
-        names = {p: u.text(turn.board) for p, u in unit_at.items()}
-        text = {p: c.given.order_text if c is not None else names[p] for p, c in order_of.items()}
+        board = turn.board
+        names = _Described(lambda p: unit_at[p].text(board), unit_at)
+        text = _Described(lambda p: _order_text(order_of[p], names[p]), order_of)
         return cls(
             turn,
             unit_at,
@@ -168,6 +183,36 @@ class Structure:
         if kind is DISLODGED:
             return f"dislodged[{self.names[province]}]"
         return f"{kind}[{self.text[province]}]"
+
+
+class _Described(Mapping[str, str]):
+    """The text of each key of `of`, made by `describe` when first read (a turn that
+    propagation settles reads few of them: only the outcomes' reasons name units)."""
+
+    __slots__ = ("_describe", "_made", "_of")
+
+    def __init__(self, describe: Callable[[str], str], of: Mapping[str, object]) -> None:
+        self._describe = describe
+        self._made: dict[str, str] = {}
+        self._of = of
+
+    def __getitem__(self, key: str) -> str:
+        text = self._made.get(key)
+        if text is None:
+            if key not in self._of:
+                raise KeyError(key)
+            text = self._made[key] = self._describe(key)
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._of)
+
+    def __len__(self) -> int:
+        return len(self._of)
+
+
+def _order_text(checked: Checked | None, unit: str) -> str:
+    return checked.given.order_text if checked is not None else unit
 
 
 def _frozen(table: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
@@ -272,19 +317,19 @@ class TurnModel:
             self.model.add_bool_and(terms).only_enforce_if(target)
             self.model.add_bool_or([_negate(t) for t in terms] + [target])
 
-    def any_of(self, lits: Sequence[Lit], name: str) -> Lit:
+    def any_of(self, lits: Sequence[Lit], name: Name) -> Lit:
         """A literal equal to OR(lits)."""
         lits = [x for x in lits if x is not False]
         if any(x is True for x in lits):
             return True
         if len(lits) <= 1:
             return lits[0] if lits else False
-        var = self.model.new_bool_var(name)
+        var = self.model.new_bool_var(name())
         self.equivalent(_negate(var), [_negate(x) for x in lits])
         return var
 
     def switch(
-        self, name: str, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
+        self, name: Name, upper: int, cases: Sequence[tuple[tuple[Lit, ...], Strength]]
     ) -> Strength:
         """An integer equal to the value of the case whose literals all hold; the cases are
         exhaustive and exclusive, so the integer is fixed by the booleans."""
@@ -295,7 +340,7 @@ class TurnModel:
         ]
         if len(live) == 1 and isinstance(live[0][1], int):
             return live[0][1]
-        var = self.model.new_int_var(0, upper, name)
+        var = self.model.new_int_var(0, upper, name())
         for lits, value in live:
             constraint = self.model.add(var == value)
             if lits:
@@ -312,11 +357,11 @@ class TurnModel:
         total = variables[0] if len(variables) == 1 else cp_model.LinearExpr.sum(variables)
         return total + constant if constant else total
 
-    def beats(self, a: Strength, b: Strength, name: str) -> Lit:
+    def beats(self, a: Strength, b: Strength, name: Name) -> Lit:
         """A literal equal to a > b."""
         if isinstance(a, int) and isinstance(b, int):
             return a > b
-        var = self.model.new_bool_var(name)
+        var = self.model.new_bool_var(name())
         self.model.add(a > b).only_enforce_if(var)
         self.model.add(a <= b).only_enforce_if(_negate(var))
         return var
@@ -347,20 +392,20 @@ class TurnModel:
         over_land = [_negate(self.lit((SEA, x))) for x in pair]
         if len(over_land) < 2:
             return over_land[0] if over_land else True
-        return self.both(over_land[0], over_land[1], f"head to head[{'-'.join(pair)}]")
+        return self.both(over_land[0], over_land[1], lambda: f"head to head[{'-'.join(pair)}]")
 
-    def both(self, a: Lit, b: Lit, name: str) -> Lit:
+    def both(self, a: Lit, b: Lit, name: Name) -> Lit:
         """A literal equal to a AND b."""
         return self.all_of([a, b], name)
 
-    def all_of(self, lits: Sequence[Lit], name: str) -> Lit:
+    def all_of(self, lits: Sequence[Lit], name: Name) -> Lit:
         """A literal equal to AND(lits)."""
         terms = [x for x in lits if x is not True]
         if any(x is False for x in terms):
             return False
         if len(terms) < 2:
             return terms[0] if terms else True
-        var = self.model.new_bool_var(name)
+        var = self.model.new_bool_var(name())
         self.equivalent(var, terms)
         return var
 
@@ -376,7 +421,10 @@ class TurnModel:
             return
         routes = []
         for route in self.structure.routes[p]:
-            ok = self.all_of([self.lit((CONVOY, f)) for f in route], f"route[{' '.join(route)}]")
+            ok = self.all_of(
+                [self.lit((CONVOY, f)) for f in route],
+                lambda: f"route[{' '.join(route)}]",  # noqa: B023 (named at once)
+            )
             if ok is True:
                 routes = [True]
                 break
@@ -391,7 +439,7 @@ class TurnModel:
     def _define_dislodged(self, p: str, target: Lit) -> None:
         """DISLODGED: the unit does not leave and another unit moves in."""
         arrivals = [self.lit((MOVE, m)) for m in self.structure.attackers.get(p, ())]
-        someone = self.any_of(arrivals, f"arrives[{self.structure.names[p]}]")
+        someone = self.any_of(arrivals, lambda: f"arrives[{self.structure.names[p]}]")
         stays = _negate(self.lit((MOVE, p))) if p in self.structure.moves else True
         self.equivalent(target, [stays, someone])
 
@@ -431,7 +479,7 @@ class TurnModel:
         q = s.moves[m].dest.province
         path = self.lit((PATH, m))
         upper = 1 + len(s.move_supports.get(m, ()))
-        name = f"attack[{s.text[m]}]"
+        name = lambda: f"attack[{s.text[m]}]"  # noqa: E731
         full = 1 + self.supports(m)
         defender = s.unit_at.get(q)
         if defender is None:
@@ -447,7 +495,7 @@ class TurnModel:
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
         # the defender leaving counts only when it is not a head-to-head battle
         away = self.lit((MOVE, q))
-        leaves = self.both(away, _negate(h2h), f"leaves[{s.text[q]}]")
+        leaves = self.both(away, _negate(h2h), lambda: f"leaves[{s.text[q]}]")
         return self.switch(
             name,
             upper,
@@ -464,19 +512,19 @@ class TurnModel:
         other = s.opposing.get(m)
         beaten = None
         if other is not None:  # lost a head-to-head battle
-            beaten = self.both(self.h2h(m), self.lit((MOVE, other)), f"beaten[{s.text[m]}]")
+            beaten = self.both(self.h2h(m), self.lit((MOVE, other)), lambda: f"beaten[{s.text[m]}]")
         if m in s.returning and s.rules.dislodged_prevent is DislodgedPrevent.NEVER:
             # 4.A.7 (a): dislodged by the unit from its destination, whatever the route
             beaten = self.both(
                 self.lit((MOVE, s.returning[m])),
                 self.lit((DISLODGED, m)),
-                f"dislodged from the front[{s.text[m]}]",
+                lambda: f"dislodged from the front[{s.text[m]}]",
             )
         if beaten is not None:
             cases += [((path, beaten), 0), ((path, _negate(beaten)), full)]
         else:
             cases.append(((path,), full))
-        return self.switch(f"prevent[{s.text[m]}]", upper, cases)
+        return self.switch(lambda: f"prevent[{s.text[m]}]", upper, cases)
 
     def hold(self, q: str) -> Strength:
         """HOLD strength of a province."""
@@ -507,16 +555,17 @@ class TurnModel:
         h2h = self.h2h(m) if m in s.opposing else False
         over_hold = None
         if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
-            against = f"hold[{s.names.get(q, q)}]"
-            over_hold = self.beats(attack, self.hold(q), f"beats[{s.text[m]} vs {against}]")
+            over_hold = self.beats(
+                attack, self.hold(q), lambda: f"beats[{s.text[m]} vs hold[{s.names.get(q, q)}]]"
+            )
         if h2h is False:
             conditions.append(over_hold)
         else:
-            opponent = s.text[s.opposing[m]]
+            opponent = s.opposing[m]
             over_defend = self.beats(
                 attack,
-                1 + self.supports(s.opposing[m]),
-                f"beats[{s.text[m]} vs defend[{opponent}]]",
+                1 + self.supports(opponent),
+                lambda: f"beats[{s.text[m]} vs defend[{s.text[opponent]}]]",
             )
             if h2h is True:
                 conditions.append(over_defend)
@@ -526,16 +575,23 @@ class TurnModel:
                 conditions.append(
                     self.any_of(
                         [
-                            self.both(h2h, over_defend, f"wins head to head[{s.text[m]}]"),
-                            self.both(_negate(h2h), over_hold, f"wins over the hold[{s.text[m]}]"),
+                            self.both(h2h, over_defend, lambda: f"wins head to head[{s.text[m]}]"),
+                            self.both(
+                                _negate(h2h), over_hold, lambda: f"wins over the hold[{s.text[m]}]"
+                            ),
                         ],
-                        f"beats resistance[{s.text[m]}]",
+                        lambda: f"beats resistance[{s.text[m]}]",
                     )
                 )
         for rival in s.attackers[q]:
             if rival != m:
-                name = f"beats[{s.text[m]} vs prevent[{s.text[rival]}]]"
-                conditions.append(self.beats(attack, self.prevent(rival), name))
+                conditions.append(
+                    self.beats(
+                        attack,
+                        self.prevent(rival),
+                        lambda: f"beats[{s.text[m]} vs prevent[{s.text[rival]}]]",  # noqa: B023
+                    )
+                )
         self.equivalent(target, conditions)
 
 

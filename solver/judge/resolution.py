@@ -59,13 +59,11 @@ class _Decided:
 
     def __init__(self, s: Structure, values: Mapping[Decision, bool]) -> None:
         self.s = s
-        self.values = values
+        # with what is known without deciding (a move over land has its path): one table
+        self.values = {**s.trivial, **values}
 
     def __call__(self, kind: DecisionKind, p: str) -> bool:
-        value = self.values.get((kind, p))
-        if value is None:  # known without deciding (a move over land has its path)
-            return self.s.trivial.get((kind, p), False)
-        return value
+        return self.values.get((kind, p), False)
 
     def moved(self, p: str) -> bool:
         return p in self.s.moves and self(MOVE, p)
@@ -177,11 +175,11 @@ def outcome_of(
     """The outcome of one submitted order, with its reason."""
     p = checked.unit.province if checked.unit is not None else None
     is_dislodged = p is not None and p in dislodger
-    fate = {"dislodged": is_dislodged, "destroyed": is_dislodged and p in destroyed}
+    is_destroyed = is_dislodged and p in destroyed
     if checked.status is Status.ILLEGAL:
-        return Outcome(checked.given, Result.ILLEGAL, reason=checked.reason, **fate)
+        return Outcome(checked.given, Result.ILLEGAL, is_dislodged, is_destroyed, checked.reason)
     if checked.status is Status.INVALID:
-        return Outcome(checked.given, Result.INVALID, reason=checked.reason, **fate)
+        return Outcome(checked.given, Result.INVALID, is_dislodged, is_destroyed, checked.reason)
     assert p is not None
     unresolved = _unresolved(checked, s, p, paradox_of) if paradox_of else None
     if unresolved is not None:  # its fate is as unknown as its result
@@ -189,7 +187,7 @@ def outcome_of(
     result, reason = _result(checked, s, decided, p, paradox_of)
     if reason is None and is_dislodged and result in _FAILS_BY_DISLODGEMENT:
         reason = DislodgedBy(s.names[dislodger[p]])
-    return Outcome(checked.given, result, reason=reason, **fate)
+    return Outcome(checked.given, result, is_dislodged, is_destroyed, reason)
 
 
 _FAILS_BY_DISLODGEMENT = (Result.STANDS, Result.CUT, Result.DISRUPTED)
@@ -219,7 +217,7 @@ def _result(
     """The result of an order in force, and its reason (None: whatever dislodged it)."""
     match checked:
         case CheckedMove():
-            core = paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))
+            core = (paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))) if paradox_of else None
             if decided(MOVE, p):
                 if core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT:
                     return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels)
