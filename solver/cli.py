@@ -424,8 +424,10 @@ def render_picture(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """Draw a case, a saved game or a recorded game as an SVG or PNG picture: the board,
-    the units, the orders and their outcomes (a multiverse as a grid of boards)."""
+    """Draw a case, a saved game or a recorded game as an SVG or PNG picture.
+
+    The board, the units, the orders and their outcomes (a multiverse as a grid of
+    boards)."""
     _solver_time(ctx, time_limit)
     suffix = Path(target).suffix.lower()
     if suffix not in (".svg", ".png"):
@@ -618,6 +620,7 @@ def crosscheck(
     time_limit: TimeLimitOption = None,
 ) -> None:
     """Run another adjudicator side by side with dipsat and shrink each disagreement.
+
     Exits with status 1 when the engines disagree on a board (units, dislodgements,
     retreat options), 0 when they agree or differ only in what they call a result, 2 when
     no turn could be compared or the program cannot be started, 130 when interrupted
@@ -908,7 +911,9 @@ def rulebooks_influence(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """For each case, the policies whose value changes some outcome: what each one's values
+    """The policies that decide each case, and what their values give.
+
+    For each case, the policies whose value changes some outcome: what each one's values
     give (the others as in the base rule book), and where policies interact, what their
     values give together; then the cases each policy decides."""
     from .tools.rulesearch.influence import influence
@@ -948,8 +953,10 @@ def rulebooks_solve(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """Every combination of the policies a case reads under which all the expected outcomes
-    hold, described compactly, and the named rule books among them."""
+    """The rule books under which a case's expected outcomes all hold.
+
+    Every combination of the policies the case reads under which all the expected
+    outcomes hold, described compactly, and the named rule books among them."""
     from .tools.rulesearch.report import solution_json, solution_lines
     from .tools.rulesearch.solve import solve
 
@@ -971,9 +978,11 @@ def rulebooks_fit(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """The rule books under which recorded games replay with the fewest mismatches: the
-    policies the games pin down, those no transition depends on, and the transitions that
-    no rule book explains."""
+    """The rule book a site's recorded games were played under.
+
+    The rule books under which the games replay with the fewest mismatches: the policies
+    the games pin down, those no transition depends on, and the transitions that no rule
+    book explains."""
     from .tools.rulesearch.fit import fit
     from .tools.rulesearch.report import fit_json, fit_lines
 
