@@ -779,6 +779,29 @@ def game_order(
         raise typer.Exit(1)
 
 
+@game_app.command("withdraw")
+def game_withdraw(
+    file: GameFile,
+    powers: Annotated[
+        list[str] | None,
+        typer.Argument(help="the powers whose orders go; every power's when none is named"),
+    ] = None,
+) -> None:
+    """Withdraw the orders submitted for the current phase: some powers', or all."""
+    from .formats.savegame import changing, withdrawn
+
+    try:
+        with changing(file) as change:  # no other command changes the game meanwhile
+            game, count = withdrawn(change.game, powers or ())
+            if count:
+                change.save(game)
+    except DipsatError as error:
+        raise fail(str(error)) from error
+    except OSError as error:
+        raise fail(f"{file}: cannot write: {error.strerror or error}") from error
+    out.print(f"{count} order(s) withdrawn", markup=False)
+
+
 @game_app.command("adjudicate")
 def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOption = None) -> None:
     """Adjudicate the current phase with the orders submitted and save the next phase."""

@@ -551,3 +551,34 @@ def test_a_saved_board_that_cannot_be_found_is_refused(tmp_path):
     path.write_text(json.dumps({**data, "board": "atlantis"}))
     with pytest.raises(SaveFileError, match="board: unknown variant 'atlantis'"):
         load(path)
+
+
+def test_orders_are_withdrawn_by_power_or_all_from_the_command_line(tmp_path):
+    """A power's orders go, the others stay; every order goes when no power is named; a
+    misspelt power is refused naming the powers, and the file is left as it was."""
+    path = str(tmp_path / "w.json")
+    assert dipsat("game", "new", path).exit_code == 0
+    given = ["England: F London - North Sea", "France: A Paris - Burgundy", "England: A LVP - YOR"]
+    assert dipsat("game", "order", path, *given).exit_code == 0
+    done = dipsat("game", "withdraw", path, "england")
+    assert done.exit_code == 0 and "2 order(s) withdrawn" in done.stdout
+    assert [str(g) for g in load(path).orders] == ["France: A Paris - Burgundy"]
+    before = Path(path).read_bytes()
+    wrong = dipsat("game", "withdraw", path, "Frnace")
+    assert (
+        wrong.exit_code == 2 and "no power 'Frnace' on this board; powers: Austria" in wrong.stderr
+    )
+    assert Path(path).read_bytes() == before
+    assert dipsat("game", "withdraw", path).exit_code == 0
+    assert load(path).orders == ()
+
+
+def test_a_multiverse_game_withdraws_orders_too():
+    from solver.formats.savegame import new_multiverse, withdrawn
+
+    game, problems = new_multiverse().submit(["England: F London - North Sea"])
+    assert problems == [] and len(game.orders) == 1
+    kept, count = withdrawn(game, ["France"])
+    assert (kept.orders, count) == (game.orders, 0)
+    gone, count = withdrawn(game, ["England"])
+    assert (gone.orders, count) == ((), 1)

@@ -14,9 +14,11 @@ Schema is docs/savegame.schema.json.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from ...errors import DipsatError
 from .envelope import (
     FORMAT,
     MAX_SAVE_FILE_BYTES,
@@ -82,7 +84,28 @@ __all__ = [
     "submit",
     "submit_multiverse",
     "to_json",
+    "withdrawn",
 ]
+
+
+def withdrawn(
+    game: SavedGame | SavedMultiverse, powers: Sequence[str] = ()
+) -> tuple[SavedGame | SavedMultiverse, int]:
+    """The game without the orders the powers named submitted for the current phase (every
+    order when none is named), and how many went.
+
+    Raises:
+        DipsatError: a name that is no power of the board (the message lists them).
+    """
+    board = game.position.map if isinstance(game, SavedGame) else game.multiverse.map
+    known = {p.casefold(): p for p in board.powers}
+    chosen = set()
+    for name in powers:
+        if name.casefold() not in known:
+            raise DipsatError(f"no power {name!r} on this board; powers: {', '.join(board.powers)}")
+        chosen.add(known[name.casefold()].casefold())
+    kept = tuple(g for g in game.orders if chosen and (g.power or "").casefold() not in chosen)
+    return dataclasses.replace(game, orders=kept), len(game.orders) - len(kept)
 
 
 def to_json(game: SavedGame | SavedMultiverse) -> str:
