@@ -577,6 +577,10 @@ def broken(code: str, old: str, new: str) -> str:
             TEXT.replace('name = "standard"', 'name = "standard'),
             ["not valid TOML", "broken.toml:18:17:"],
         ),
+        (
+            TEXT.replace('name = "standard"', 'name = "standard"\nstart_year = 10000'),
+            ["`start_year` must be a whole number from 1 to 9999"],
+        ),
     ],
     ids=[
         "asymmetric-army",
@@ -592,6 +596,7 @@ def broken(code: str, old: str, new: str) -> str:
         "home-not-centre",
         "duplicate",
         "toml-syntax",
+        "start-after-9999",
     ],
 )
 def test_malformed_map_is_rejected(tmp_path: Path, text: str, fragments: list[str]) -> None:

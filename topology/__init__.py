@@ -10,7 +10,7 @@ from typing import Any
 
 from .board import Board
 from .layout import Layout, layout_of, load_layout, standard_layout
-from .loader import STANDARD_PATH, MapDataError, load_board, standard
+from .loader import MAX_YEAR, STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import (
     COASTS,
@@ -27,6 +27,7 @@ from .view import BoardView
 
 __all__ = [
     "COASTS",
+    "MAX_YEAR",
     "STANDARD",
     "STANDARD_PATH",
     "AmbiguousNameError",

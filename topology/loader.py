@@ -32,6 +32,9 @@ STANDARD_PATH = Path(__file__).parent / "data" / "standard.toml"
 MAX_MAP_FILE_BYTES = 4_000_000
 """The largest map, layout or MILA map file read."""
 
+MAX_YEAR = 9999
+"""The last year a game may be in (a phase code keeps four digits: 'F9999M'): a board
+cannot start later."""
 _CODE = re.compile(r"[a-z][a-z0-9]*")
 _TOP_KEYS = {
     "name",
@@ -201,7 +204,7 @@ class _Builder:
             fleet_edges,
             victory=self.number("victory", 1, centres, None),
             builds=self.builds(),
-            start_year=self.number("start_year", 1, None, 1901) or 1901,
+            start_year=self.number("start_year", 1, MAX_YEAR, 1901) or 1901,
             drawing=self.drawing(),
             origin=self.path.resolve(),
             codes=self.codes(tables),

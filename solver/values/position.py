@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from topology import (
+    MAX_YEAR,
     Board,
     BoardView,
     Location,
@@ -56,10 +57,6 @@ _KINDS = {
     "adjustments": PhaseKind.ADJUSTMENT,
     "builds": PhaseKind.ADJUSTMENT,
 }
-
-
-MAX_YEAR = 9999
-"""The last year a phase may be in (its code keeps four digits: 'F9999M')."""
 
 
 @dataclass(frozen=True, slots=True)
