@@ -647,7 +647,7 @@ TOP = 'name = "standard"'
     [
         (TEXT.replace("victory = 18", "victory = 40"), TOP, "victory", "from 1 to 34"),
         (TEXT.replace(TOP, f'{TOP}\nbuilds = "everywhere"'), TOP, "builds", "'everywhere'"),
-        (TEXT.replace(TOP, f"{TOP}\nstart_year = 0"), TOP, "start_year", "at least 1"),
+        (TEXT.replace(TOP, f"{TOP}\nstart_year = 0"), TOP, "start_year", "from 1 to 9999"),
         (TEXT.replace(TOP, f'{TOP}\ndrawing = "nope.toml"'), TOP, "drawing", "does not exist"),
         (TEXT.replace(TOP, f"{TOP}\nvictroy = 18"), TOP, "victroy", "unknown keys"),
         (
