@@ -53,6 +53,15 @@ def ask(engine: ExternalEngine, request_id: str = "a") -> dict[str, object]:
     return engine.adjudicate(request_id, position, orders)
 
 
+def first_error(command: list[str], seconds: float) -> str:
+    """The error of the first request to a program given `seconds` to start and to reply."""
+    engine = ExternalEngine(command, timeout=seconds, startup=seconds)
+    try:
+        return str(ask(engine)["error"])
+    finally:
+        engine.close()
+
+
 def test_a_program_writing_much_on_stderr_is_not_blocked_and_its_last_lines_are_quoted(
     tmp_path: Path,
 ) -> None:
@@ -84,11 +93,7 @@ def test_a_program_that_hangs_is_quoted_too(tmp_path: Path) -> None:
         tmp_path,
         "sys.stderr.write('waiting for a licence server\\n')\nimport time\ntime.sleep(60)\n",
     )
-    engine = ExternalEngine(command, timeout=0.5, startup=0.5)
-    try:
-        error = str(ask(engine)["error"])
-    finally:
-        engine.close()
+    error = first_error(command, 0.5)
     assert "gave no reply within 0.5 s" in error
     assert error.endswith("stderr: waiting for a licence server")
 
@@ -126,11 +131,7 @@ def test_a_reply_line_without_end_is_refused_at_the_bound_not_timed_out(tmp_path
         "sys.stdout.flush()\n"
         "import time\ntime.sleep(60)\n",
     )
-    engine = ExternalEngine(command, timeout=30.0, startup=30.0)
-    try:
-        error = str(ask(engine)["error"])
-    finally:
-        engine.close()
+    error = first_error(command, 30.0)
     assert "gave a malformed reply: reply longer than 1,000,000 bytes" in error
 
 

@@ -375,7 +375,7 @@ class TurnModel:
         target = self.lit(decision)
         self._reads = reads
         kind, province = decision
-        _EQUATIONS[kind](self, province, target)
+        EQUATIONS[kind](self, province, target)
         self._reads = None
 
     def _define_sea(self, p: str, target: Lit) -> None:
@@ -595,7 +595,7 @@ class TurnModel:
         self.equivalent(target, conditions)
 
 
-_EQUATIONS: dict[DecisionKind, Callable[[TurnModel, str, Lit], None]] = {
+EQUATIONS: dict[DecisionKind, Callable[[TurnModel, str, Lit], None]] = {
     MOVE: TurnModel._define_move,
     PATH: TurnModel._define_path,
     SEA: TurnModel._define_sea,

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..values.decisions import CONVOY, SEA, Decision
-from .model import _EQUATIONS, Lit, Name, Strength, Structure, TurnModel
+from .model import EQUATIONS, Lit, Name, Strength, Structure, TurnModel
 
 
 class Unknown:
@@ -173,7 +173,7 @@ class Propagation(TurnModel):
         if self.record:
             self._reads = self.depends[decision] = set()
         kind, province = decision
-        _EQUATIONS[kind](self, province, target)
+        EQUATIONS[kind](self, province, target)
         self._reads = None
         return self.found.pop(decision, None)
 

@@ -79,6 +79,7 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
     """
     groups: dict[Signature, list[Transition]] = {}
     searched: dict[Hashable, Signature] = {}  # each turn searched once (a shared opening)
+    read_games: dict[str, Game] = {}
     games = runs = 0
     errors = []
     for path in paths:
@@ -88,6 +89,7 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
             errors.append(str(error))
             continue
         games += 1
+        read_games[game.path] = game
         for index in range(len(game.phases) - 1):
             here, there = game.phases[index], game.phases[index + 1]
             key = _turn(game, index)
@@ -100,7 +102,7 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
                 Transition(game.path, index, here.name, there.name)
             )
     found = _scored(groups, base, games, runs, tuple(errors))
-    return _explained(found, a_best_book(found, base), board)
+    return _explained(found, a_best_book(found, base), read_games)
 
 
 def a_best_book(found: Fit, base: RuleBook) -> RuleBook:
@@ -111,14 +113,14 @@ def a_best_book(found: Fit, base: RuleBook) -> RuleBook:
     return replace(base, name="best fit", **values)  # type: ignore[arg-type]
 
 
-def _explained(found: Fit, book: RuleBook, board: Board | None) -> Fit:
+def _explained(found: Fit, book: RuleBook, games: dict[str, Game]) -> Fit:
     """The transitions a best rule book leaves unexplained, each with what differs (the
     cause `dipsat replay` gives, or why the phase could not be rebuilt)."""
     files = sorted({t.file for t in (*found.unexplained, *found.against_best)})
     why: dict[tuple[str, str], str] = {}
     for path in files:
         report = ReplayReport()
-        replay_game(read_game(path, board), book, report)
+        replay_game(games[path], book, report)
         why.update({(m.file, m.phase): m.cause or m.note or "" for m in report.mismatches})
         why.update({(e.file, e.phase or ""): e.message for e in report.errors})
 
@@ -146,10 +148,10 @@ def _scored(
     runs: int,
     errors: tuple[str, ...],
 ) -> Fit:
-    trees = [(Tree(leaves), len(found)) for leaves, found in groups.items()]
-    deciding = [
-        p for p in POLICIES if any(p in tree.policies and _varies(tree) for tree, _ in trees)
-    ]
+    trees = [(Tree(leaves), found) for leaves, found in groups.items()]
+    varies = [_varies(tree) for tree, _ in trees]
+    read = {p for (tree, _), v in zip(trees, varies, strict=True) if v for p in tree.policies}
+    deciding = [p for p in POLICIES if p in read]
     size = 1
     for p in deciding:
         size *= len(options(p))
@@ -159,8 +161,16 @@ def _scored(
             f"{size} combinations, more than {SEARCH_LIMIT} to score"
         )
     at_base = {p: getattr(base, p) for p in POLICIES}
-    always = sum(n for tree, n in trees if not _varies(tree) and not tree.leaves[0].result)
-    varying = [_projected(tree, n, deciding, at_base) for tree, n in trees if _varies(tree)]
+    always = sum(
+        len(found)
+        for (tree, found), v in zip(trees, varies, strict=True)
+        if not v and not tree.leaves[0].result
+    )
+    varying = [
+        _projected(tree, len(found), deciding, at_base)
+        for (tree, found), v in zip(trees, varies, strict=True)
+        if v
+    ]
     scores: dict[tuple[Value, ...], int] = {}
     for values in itertools.product(*(options(p) for p in deciding)):
         if conflicting(dict(zip(deciding, values, strict=True))):
@@ -177,14 +187,13 @@ def _scored(
     undecided = tuple(p for i, p in enumerate(deciding) if len({v[i] for v in best}) > 1)
     tables = [{**at_base, **dict(zip(deciding, v, strict=True))} for v in best]
     unexplained, against = [], []
-    for leaves, found in groups.items():
-        tree = Tree(leaves)
-        if not any(leaf.result for leaf in leaves):
+    for tree, found in trees:
+        if not any(leaf.result for leaf in tree.leaves):
             unexplained += found
         elif not any(tree.leaf(table).result for table in tables):
             against += found
     books = tuple(
-        (name, sum(n for tree, n in trees if not tree.leaf(book).result))
+        (name, sum(len(found) for tree, found in trees if not tree.leaf(book).result))
         for name, book in RULE_BOOKS.items()
     )
     return Fit(

@@ -49,10 +49,6 @@ class Leaf(Generic[T]):
     def assignment(self) -> dict[str, Value]:
         return dict(self.read)
 
-    def holds_under(self, book: RuleBook) -> bool:
-        """Whether a rule book gives the values this run read."""
-        return all(getattr(book, policy) == value for policy, value in self.read)
-
 
 class SearchTooLarge(DipsatError):
     """A search that would take more runs than its limit."""
