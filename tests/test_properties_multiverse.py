@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import fields, replace
+from unittest.mock import patch
 
 from conftest import under_hash_seeds
 from hypothesis import given, settings
@@ -578,6 +579,37 @@ def test_untouched_boards_are_unchanged(scenario, book):
             nxt = after.board((key[0], key[1] + 1)).position
             assert after.board(key).position == board.position, label
             assert nxt.units == board.position.units and not nxt.dislodged, label
+
+
+# -- 6. the joint turn settled group of boards by group is the joint turn settled whole -------
+def _resolved(result: MultiverseStep) -> list | None:
+    """A step's joint resolution as text; cores sorted (those of several groups of boards
+    come group after group, not in the order the whole turn's graph gives them)."""
+    r = result.resolution
+    if r is None:
+        return None
+    return [
+        repr(r.outcomes),
+        repr(list(r.values.items())),
+        sorted(map(repr, r.cores)),
+        sorted(f"{d}={v}" for d, v in r.forced.items()),
+        repr(r.dislodged),
+        sorted(r.standoffs),
+        _text(r.after),
+        repr(list(r.recorded.items())),
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenarios, st.sampled_from(STEPPING))
+def test_groups_of_boards_settle_as_the_whole_joint_turn(scenario, book):
+    """Boards no order links are settled and resolved apart (solver.multiverse.joint): the
+    steps come to what the whole joint turn, settled at once, comes to."""
+    apart = [(label, render(r), _resolved(r)) for label, _, r in play(*scenario, book)]
+    with patch("solver.multiverse.joint._groups", lambda turn: None):
+        whole = [(label, render(r), _resolved(r)) for label, _, r in play(*scenario, book)]
+    for (label, *mine), (_, *theirs) in zip(apart, whole, strict=True):
+        assert mine == theirs, label
 
 
 def test_a_recorded_move_into_a_context_board_that_comes_out_differently():

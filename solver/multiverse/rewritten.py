@@ -29,10 +29,7 @@ from dataclasses import dataclass, replace
 from topology import Location, UnitType
 
 from ..cycle.retreats import adjudicate_retreats
-from ..judge.fallback import settle
 from ..judge.legality import analyse
-from ..judge.model import Structure
-from ..judge.resolution import as_it_stands, resolve
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
@@ -54,6 +51,7 @@ from ..values.outcomes import Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
 from ..values.rules import ForkWhen, PastResults, PastRetreats, RepeatFork, RuleBook, Winters
+from .joint import resolve_parts, settle_parts
 from .pause import order_key, plain, record_retreats, sort_orders
 from .spacetime import Reach, spacetime_board
 from .state import (
@@ -360,8 +358,7 @@ def movement(
     links = order_links(every, joint, every)
     st_board = spacetime_board(base, joint, mv.origin_map(), links, Reach.of(rules))
     turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
-    structure = Structure.of(turn)
-    resolution = resolve(turn, structure, settle(structure, config, {}), as_it_stands)
+    resolution = resolve_parts(settle_parts(turn, config, {}))
     result = dict(zip(every, resolution.outcomes, strict=True))
     for g, hold in stays_illegal.items():  # the old result, with the unit's fate now
         fate = result.pop(hold)

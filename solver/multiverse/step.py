@@ -28,10 +28,8 @@ from topology import Location
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
-from ..judge.fallback import Settlement, settle
+from ..judge.fallback import Settlement
 from ..judge.legality import CheckedMove, Turn, analyse, destination
-from ..judge.model import Structure
-from ..judge.resolution import as_it_stands, resolve
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
@@ -59,6 +57,7 @@ from ..values.rules import (
     Winters,
 )
 from . import rewritten
+from .joint import Settled, resolve_parts, settle_parts
 from .pause import held_retreats
 from .retreating import retreat_options
 from .rewritten import same_contents
@@ -303,16 +302,17 @@ def _movement(
     for given in givens:
         past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
     while True:
-        turn, structure, settled, history, context, every = _joint_turn(
+        turn, parted, history, context, every = _joint_turn(
             boards, heads, past, givens, origins, rules, config
         )
+        settled = parted.settled
         # A board only brought in with its record fixed must be adjudicated again when a
         # re-adjudicated order that reaches into it comes out differently from its record.
         spilled = _spilled(turn, settled.values, boards, past, context)
         if not spilled:
             break
         past |= spilled
-    resolution = resolve(turn, structure, settled, as_it_stands)
+    resolution = resolve_parts(parted)
 
     index = {g: i for i, g in enumerate(every)}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -446,8 +446,7 @@ class _Joint(NamedTuple):
     """A joint turn, settled: and what went into it."""
 
     turn: Turn
-    structure: Structure
-    settled: Settlement
+    settled: Settled  # group of boards by group
     history: list[Given]  # the recorded orders of the past boards adjudicated again
     context: set[BoardKey]  # boards taking part with their recorded decisions
     every: list[Given]  # every order of the turn, in order
@@ -501,11 +500,10 @@ def _joint_turn(
         if parts(d[1])[1] == key
     }
     turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
-    structure = Structure.of(turn)
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     free = _acting_on(turn, touched)
     fixed = {d: v for d, v in fixed.items() if d not in free}
-    return _Joint(turn, structure, settle(structure, config, fixed), history, context, every)
+    return _Joint(turn, settle_parts(turn, config, fixed), history, context, every)
 
 
 def _spilled(
