@@ -198,14 +198,14 @@ def _step(
             moved.pause,
         )
         for i, outcome in zip(moving, moved.outcomes, strict=True):
-            outcomes[i] = replace(outcome, given=givens[i])
+            outcomes[i] = _given_as(outcome, givens[i])
         new_boards.update(moved.boards)
     elif movement_heads:
         resolution, revised, forks, advanced, pause = _movement(
             mv, boards, movement_heads, [givens[i] for i in moving], rules, config
         )
         for i, outcome in zip(moving, resolution.outcomes[: len(moving)], strict=True):
-            outcomes[i] = replace(outcome, given=givens[i])
+            outcomes[i] = _given_as(outcome, givens[i])
         new_boards.update(advanced)
 
     merged = {**boards, **new_boards}
@@ -219,6 +219,11 @@ def _step(
     adjudicated = tuple(o for o in outcomes if o is not None)
     assert len(adjudicated) == len(outcomes)  # every order has its outcome
     return MultiverseStep(mv, adjudicated, revised, tuple(forks), after, resolution)
+
+
+def _given_as(outcome: Outcome, given: Given) -> Outcome:
+    """The outcome, for the order as it was submitted (most often it is that order)."""
+    return outcome if outcome.given is given else replace(outcome, given=given)
 
 
 def _settle_owed(
@@ -314,7 +319,7 @@ def _movement(
         past |= spilled
     resolution = resolve_parts(parted)
 
-    index = {g: i for i, g in enumerate(every)}
+    index = {g: i for i, g in enumerate(every)} if history else {}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
     recorded_moves: dict[Decision, bool] = {}
     for key in past | context:
@@ -489,8 +494,10 @@ def _joint_turn(
     ]
     known = [g for k in sorted(context) for g in _recorded(boards[k])]
     # every submitted order keeps its place (a repeated one too); history adds what it lacks
-    submitted = set(givens)
-    every = givens + [g for g in dict.fromkeys(history + known) if g not in submitted]
+    every = list(givens)
+    if history or known:
+        submitted = set(givens)
+        every += [g for g in dict.fromkeys(history + known) if g not in submitted]
     fixed = {
         d: v
         for key in sorted(context)
@@ -501,8 +508,9 @@ def _joint_turn(
     }
     turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
-    free = _acting_on(turn, touched)
-    fixed = {d: v for d, v in fixed.items() if d not in free}
+    if fixed:
+        free = _acting_on(turn, touched)
+        fixed = {d: v for d, v in fixed.items() if d not in free}
     return _Joint(turn, settle_parts(turn, config, fixed), history, context, every)
 
 
@@ -518,6 +526,8 @@ def _spilled(
     the move comes out differently from its record (a unit would arrive where another stays,
     or stay where another arrives). A changed support or convoy moves no unit: no spill."""
     spilled: set[BoardKey] = set()
+    if not past and not context:
+        return spilled  # no order of the turn is recorded
     for unit, checked in turn.orders:
         key = parts(unit.province)[1]
         if checked is None or (key not in past and key not in context):
