@@ -173,7 +173,9 @@ def _move_problem(
             return Illegal.because(Illegality.ARMY_TO_COAST), None, False
         if board.army_adjacent(unit.province, dest):
             return None, Location(dest), False
-        fleets = _fleets(position) - {exclude}
+        fleets = _fleets(position)
+        if exclude in fleets:  # not a copy of every fleet for each move: a board may be large
+            fleets = fleets - {exclude}
         if has_route(board, unit.province, dest, fleets):
             return None, Location(dest), True
         return Illegal.because(Illegality.UNREACHABLE, province.name), None, False
