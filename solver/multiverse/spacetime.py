@@ -92,9 +92,11 @@ class SpacetimeBoard:
         self.reach = reach
         self.links = None if links is None else {_pair(*p) for p in links}
         self.powers = base.powers
-        self._provinces: dict[Spot, Province] = {}
+        self._provinces: dict[str, Province] = {}
         self._neighbours: dict[Spot, frozenset[Spot]] = {}
         self._in_reach: dict[BoardKey, tuple[BoardKey, ...]] = {}
+        self._ranks: dict[BoardKey, int] | None = None
+        self._partners: dict[BoardKey, set[BoardKey]] | None = None
         self._names = SpotNames(base)
 
     def borders(self, a: BoardKey, b: BoardKey) -> bool:
@@ -123,12 +125,13 @@ class SpacetimeBoard:
         return spot(province, timeline, turn)
 
     def province(self, key: str) -> Province:
-        here = cast(Spot, key)
-        if here not in self._provinces:
+        found = self._provinces.get(key)
+        if found is None:
+            here = cast(Spot, key)
             base = self.base.province(here.province)
             name = f"{timeline_name(here.timeline)}-{base.name}@{here.turn}"
-            self._provinces[here] = replace(base, code=here, name=name, aliases=())
-        return self._provinces[here]
+            found = self._provinces[here] = replace(base, code=here, name=name, aliases=())
+        return found
 
     def neighbours(self, key: str) -> frozenset[Spot]:
         """The provinces bordering a province: on its own board and on those within reach."""
@@ -150,8 +153,28 @@ class SpacetimeBoard:
         """The boards of the step whose provinces border this board's (itself included)."""
         found = self._in_reach.get(board)
         if found is None:
-            found = self._in_reach[board] = tuple(b for b in self.boards if self.borders(board, b))
+            if self.links is None:
+                near: Iterable[BoardKey] = self.boards
+            else:  # only the boards linked to it can: not every board of the step is asked
+                near = sorted(self._linked().get(board, ()), key=self._rank().__getitem__)
+            found = self._in_reach[board] = tuple(b for b in near if self.borders(board, b))
         return found
+
+    def _rank(self) -> dict[BoardKey, int]:
+        """Each board's place among `boards` (the order `in_reach` gives them in)."""
+        if self._ranks is None:
+            self._ranks = {b: i for i, b in enumerate(self.boards)}
+        return self._ranks
+
+    def _linked(self) -> dict[BoardKey, set[BoardKey]]:
+        """Each board of the step with itself and the boards linked to it."""
+        if self._partners is None:
+            self._partners = {b: {b} for b in self.boards}
+            for a, b in self.links or ():
+                if a in self._partners and b in self._partners:
+                    self._partners[a].add(b)
+                    self._partners[b].add(a)
+        return self._partners
 
     def retreat_neighbours(self, location: Location, unit: UnitType) -> tuple[Location, ...]:
         """A retreat stays on its own board."""
@@ -161,6 +184,8 @@ class SpacetimeBoard:
     def army_adjacent(self, a: str, b: str) -> bool:
         here = cast(Spot, a)
         there = cast(Spot, b)
+        if here.board == there.board:  # on one board: as the map says
+            return self.base.army_adjacent(here.province, there.province)
         across = self._across(here, there)
         if across is not None:
             return across and self.base.province(here.province).kind is not Kind.SEA
@@ -171,6 +196,8 @@ class SpacetimeBoard:
     def fleet_coasts_towards(self, src: Location, dest: str) -> tuple[str | None, ...]:
         plain, board = on_map(src)
         there = cast(Spot, dest)
+        if board == there.board:  # on one board: as the map says
+            return self.base.fleet_coasts_towards(plain, there.province)
         across = self._across(cast(Spot, src.province), there)
         if across is not None:  # its own place on another board: no change of coast
             return (plain.coast,) if across else ()

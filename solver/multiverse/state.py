@@ -50,17 +50,15 @@ class Spot(str):
     province: str
     timeline: int
     turn: int
+    board: BoardKey  # (timeline, turn), kept: the step asks for it of every decision
 
     def __new__(cls, province: str, timeline: int, turn: int) -> Spot:
         spot = super().__new__(cls, f"{province}@{timeline}:{turn}")
         spot.province = province
         spot.timeline = timeline
         spot.turn = turn
+        spot.board = (timeline, turn)
         return spot
-
-    @property
-    def board(self) -> BoardKey:
-        return (self.timeline, self.turn)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Spot, (self.province, self.timeline, self.turn))
