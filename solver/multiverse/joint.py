@@ -74,8 +74,8 @@ def _groups(turn: Turn) -> dict[BoardKey, int] | None:
             parent[key], key = top, parent[key]
         return top
 
-    for unit in turn.position.units:
-        root(_board(unit.province))
+    for key in board.boards:
+        root(key)
     for a, b in board.links:
         ra, rb = root(a), root(b)
         if ra != rb:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from topology import Location
 
@@ -70,6 +70,7 @@ from .state import (
     MultiverseStep,
     Pause,
     Record,
+    Spot,
     _boards_named,
     _plain,
     _recorded,
@@ -565,20 +566,23 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]) ->
     A unit that went to another board by an order recorded earlier arrived there then, and
     that arrival made the timeline it lives in: it is not carried into a new fork again."""
     units: dict[BoardKey, list[Unit]] = {}
+    values = resolution.values
     moved_in = {}
     for unit, checked in turn.orders:
-        if isinstance(checked, CheckedMove) and resolution.values.get((MOVE, unit.province)):
-            moved_in[unit.province] = checked.dest
+        if isinstance(checked, CheckedMove) and values.get((MOVE, unit.location.province)):
+            moved_in[unit.location.province] = checked.dest
+    gone = {r.unit.location.province for r in resolution.dislodged}  # its DISLODGED is true
     for unit in turn.position.units:
-        if resolution.values.get((DISLODGED, unit.province), False):
+        here = cast(Spot, unit.location.province)
+        if here in gone:
             continue
-        place = moved_in.get(unit.province, unit.location)
-        province, key = parts(place.province)
-        if key != parts(unit.province)[1] and unit.province not in ordered_now:
+        place = moved_in.get(here, unit.location)
+        there = cast(Spot, place.province)
+        key = there.board
+        if key != here.board and here not in ordered_now:
             continue
-        units.setdefault(key, []).append(
-            Unit(Location(province, place.coast), unit.type, unit.power)
-        )
+        where = Location(there.province, place.coast)
+        units.setdefault(key, []).append(Unit(where, unit.type, unit.power))
     dislodged: dict[BoardKey, list[DislodgedUnit]] = {}
     for entry in resolution.dislodged:
         province, key = parts(entry.unit.province)
@@ -610,17 +614,17 @@ def _records(
     for i, checked in enumerate(turn.checked[:count]):
         order = checked.given.order
         here = board_of(order.unit.place) if not isinstance(order, Waive) else None
-        boards = {here} if here is not None else set()
         dest = destination(checked)
-        if dest is not None:
-            boards.add(parts(dest.province)[1])
-        for key in boards & heads:
-            mine[key].append(i)
+        there = cast(Spot, dest.province).board if dest is not None else here
+        if here in mine:
+            mine[here].append(i)
+        if there != here and there in mine:
+            mine[there].append(i)
     decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
     for d, v in resolution.values.items():
-        key = parts(d[1])[1]
-        if key in decisions:
-            decisions[key][d] = v
+        on = decisions.get(cast(Spot, d[1]).board)
+        if on is not None:
+            on[d] = v
     return {
         key: Record(
             tuple(turn.checked[i].given for i in indices),
