@@ -9,7 +9,7 @@ import pytest
 
 from solver.errors import OrderSyntaxError
 from solver.multiverse.spacetime import spacetime_board, timelines_adjacent, within_reach
-from solver.multiverse.state import Multiverse, board_turn, spot, winner
+from solver.multiverse.state import MBoard, Multiverse, board_turn, spot, turn_phase, winner
 from solver.multiverse.step import step
 from solver.values.notation import parse_given
 from solver.values.orders import Retreat
@@ -149,3 +149,13 @@ def test_a_step_reads_its_text_as_parse_orders_does():
     with pytest.raises(OrderSyntaxError) as refused:  # no convoy in a retreat
         owing.step("Italy:\nA Marseilles - Gascony via convoy")
     assert refused.value.line == 2
+
+
+def test_a_step_over_heads_without_units():
+    """Boards without units make no group of boards of their own: a step over two empty
+    heads (as in O.E.3) once found no group to resolve."""
+    empty = Position(turn_phase(1), (), board=standard())
+    mv = Multiverse((MBoard(0, 1, empty), MBoard(1, 1, empty)), ((0, None), (1, None)))
+    done = step(mv, [])
+    assert done.outcomes == () and done.forks == ()
+    assert {b.key for b in done.after.boards} == {(0, 1), (0, 2), (1, 1), (1, 2)}

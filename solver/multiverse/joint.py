@@ -25,7 +25,7 @@ from ..judge.resolution import as_it_stands, resolve
 from ..judge.solve import SolverConfig
 from ..values.decisions import Decision
 from ..values.outcomes import Outcome
-from ..values.position import DislodgedUnit, Unit
+from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Resolution, Retreating
 from .spacetime import SpacetimeBoard
 from .state import BoardKey, Spot
@@ -94,9 +94,7 @@ def settle_parts(
     kept from history, as `settle` takes them."""
     group = _groups(turn)
     if group is None:
-        structure = Structure.of(turn)
-        whole = Part(turn, structure, settle(structure, config, fixed), None)
-        return Settled(turn, (whole,), whole.settled)
+        return _whole(turn, config, fixed)
     count = len(set(group.values()))
     orders: list[list[tuple[Unit, Checked | None]]] = [[] for _ in range(count)]
     for unit, checked in turn.orders:
@@ -113,17 +111,25 @@ def settle_parts(
         g_of = group.get(_board(d[1]))
         if g_of is not None:
             kept[g_of][d] = v
+    busy = [g for g in range(count) if orders[g] or checks[g]]  # boards without units
+    if len(busy) < 2:  # have nothing to settle
+        return _whole(turn, config, fixed)
     position = turn.position
     parts = []
-    for g in range(count):
-        if not orders[g] and not checks[g]:
-            continue  # boards without units: nothing to settle
+    for g in busy:
         units = [unit for unit, _ in orders[g]]
         at = position.derive(position.phase, units)
         mine = Turn(at, tuple(checks[g]), tuple(orders[g]), turn.rules)
         structure = Structure.of(mine)
         parts.append(Part(mine, structure, settle(structure, config, kept[g]), tuple(places[g])))
     return Settled(turn, tuple(parts), _merged([p.settled for p in parts], fixed))
+
+
+def _whole(turn: Turn, config: SolverConfig | None, fixed: Mapping[Decision, bool]) -> Settled:
+    """The joint turn settled at once, as one group."""
+    structure = Structure.of(turn)
+    whole = Part(turn, structure, settle(structure, config, fixed), None)
+    return Settled(turn, (whole,), whole.settled)
 
 
 def _merged(settled: list[Settlement], fixed: Mapping[Decision, bool]) -> Settlement:
@@ -133,8 +139,11 @@ def _merged(settled: list[Settlement], fixed: Mapping[Decision, bool]) -> Settle
     fresh: dict[Decision, bool] = {}
     forced: dict[Decision, bool] = {}
     for s in settled:
-        kept.update(s.recorded)
-        fresh.update((d, v) for d, v in s.values.items() if d not in s.recorded)
+        if s.recorded:
+            kept.update(s.recorded)
+            fresh.update((d, v) for d, v in s.values.items() if d not in s.recorded)
+        else:
+            fresh.update(s.values)
         forced.update(s.forced)
     history = {d: kept[d] for d in fixed if d in kept}
     values = {d: fresh[d] for d in sorted(fresh)}
@@ -155,13 +164,24 @@ def resolve_parts(done: Settled) -> Resolution:
     dislodged: list[DislodgedUnit] = []
     retreating: list[Retreating] = []
     standoffs: set[str] = set()
+
+    def kept(
+        before: Position,
+        standing: tuple[Unit, ...],
+        gone: tuple[DislodgedUnit, ...],
+        empty: frozenset[str],
+    ) -> Position:
+        """Keep what stands after a group's movement for the whole turn's position (the
+        group's own position after it is not made: no one reads it)."""
+        units.extend(standing)
+        dislodged.extend(gone)
+        return before
+
     for part in done.parts:
-        resolved = resolve(part.turn, part.structure, part.settled, as_it_stands)
+        resolved = resolve(part.turn, part.structure, part.settled, kept)
         assert part.places is not None  # a group of several
         for i, outcome in zip(part.places, resolved.outcomes, strict=True):
             outcomes[i] = outcome
-        units += resolved.after.units
-        dislodged += resolved.after.dislodged
         retreating += resolved.dislodged
         standoffs |= resolved.standoffs
     assert all(o is not None for o in outcomes)  # each order is in one group

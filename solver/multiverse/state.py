@@ -462,7 +462,10 @@ def order_links(
     step with many timelines linear."""
     links: set[tuple[BoardKey, BoardKey]] = set()
     for given in orders:
-        named = sorted(k for k in _boards_named(given.order) if k in joint)
+        boards = _boards_named(given.order)
+        if len(boards) < 2:
+            continue  # an order on its own board links none (most orders)
+        named = sorted(k for k in boards if k in joint)
         links |= {(a, b) for a in named for b in named if a < b}
     convoying: dict[tuple[Place, Place], set[BoardKey]] = {}
     for given in convoys:
