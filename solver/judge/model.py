@@ -21,7 +21,7 @@ from typing import Any, TypeAlias
 
 from ortools.sat.python import cp_model
 
-from topology import UnitType
+from topology import BoardView, UnitType
 
 from ..values.decisions import (
     CONVOY,
@@ -36,17 +36,9 @@ from ..values.decisions import (
 from ..values.orders import Move
 from ..values.position import Unit
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
+from .cpmodel import CpModel
 from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .routes import minimal_routes
-
-
-class CpModel(cp_model.CpModel):
-    """CP-SAT's model without the camel-case aliases its constructor adds to every instance
-    (about 0.5 ms each time; dipsat uses the snake-case API only)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
-
 
 Lit: TypeAlias = Any
 """A literal of an equation: True, False, a CP-SAT Boolean variable, or (when propagation
@@ -139,8 +131,10 @@ class Structure:
         origin = attack_origins(turn.rules, moves, routes, fallback)
         opposing, returning = head_to_head(moves, origin)
         board = turn.board
+        # neither reads the other: compiled, the two share one closure, which would then
+        # hold itself through `names` and wait for the cyclic garbage collector
         names = _Described(lambda p: unit_at[p].text(board), unit_at)
-        text = _Described(lambda p: _order_text(order_of[p], names[p]), order_of)
+        text = _Described(lambda p: _order_text(order_of[p], unit_at[p], board), order_of)
         return cls(
             turn,
             unit_at,
@@ -211,8 +205,11 @@ class _Described(Mapping[str, str]):
         return len(self._of)
 
 
-def _order_text(checked: Checked | None, unit: str) -> str:
-    return checked.given.order_text if checked is not None else unit
+def _order_text(checked: Checked | None, unit: Unit, board: BoardView) -> str:
+    """An order as text, or the unit's text for a unit without one."""
+    if checked is None:
+        return unit.text(board)
+    return checked.given.order_text
 
 
 def _frozen(table: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
@@ -323,7 +320,9 @@ class TurnModel:
         if any(x is True for x in lits):
             return True
         if len(lits) <= 1:
-            return lits[0] if lits else False
+            if not lits:
+                return False
+            return lits[0]
         var = self.model.new_bool_var(name())
         self.equivalent(_negate(var), [_negate(x) for x in lits])
         return var
@@ -391,7 +390,9 @@ class TurnModel:
         pair = sorted(x for x in (m, s.opposing.get(m)) if x in s.fallback)
         over_land = [_negate(self.lit((SEA, x))) for x in pair]
         if len(over_land) < 2:
-            return over_land[0] if over_land else True
+            if not over_land:
+                return True
+            return over_land[0]
         return self.both(over_land[0], over_land[1], lambda: f"head to head[{'-'.join(pair)}]")
 
     def both(self, a: Lit, b: Lit, name: Name) -> Lit:
@@ -404,7 +405,9 @@ class TurnModel:
         if any(x is False for x in terms):
             return False
         if len(terms) < 2:
-            return terms[0] if terms else True
+            if not terms:
+                return True
+            return terms[0]
         var = self.model.new_bool_var(name())
         self.equivalent(var, terms)
         return var
@@ -419,7 +422,7 @@ class TurnModel:
             fleets = sorted(self.structure.convoying(p))
             self.equivalent(target, [self.lit((CONVOY, f)) for f in fleets] if fleets else [False])
             return
-        routes = []
+        routes: list[Lit] = []
         for route in self.structure.routes[p]:
             ok = self.all_of(
                 [self.lit((CONVOY, f)) for f in route],
@@ -440,7 +443,9 @@ class TurnModel:
         """DISLODGED: the unit does not leave and another unit moves in."""
         arrivals = [self.lit((MOVE, m)) for m in self.structure.attackers.get(p, ())]
         someone = self.any_of(arrivals, lambda: f"arrives[{self.structure.names[p]}]")
-        stays = _negate(self.lit((MOVE, p))) if p in self.structure.moves else True
+        stays: Lit = True
+        if p in self.structure.moves:
+            stays = _negate(self.lit((MOVE, p)))
         self.equivalent(target, [stays, someone])
 
     def _define_support(self, p: str, target: Lit) -> None:
@@ -485,12 +490,14 @@ class TurnModel:
         if defender is None:
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), full)])
         if defender.power == s.unit_at[m].power:
-            stay = 0
+            stay: Strength = 0
         else:
             stay = 1 + self.supports(m, excluding_power=defender.power)
         if q not in s.moves:
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
-        h2h = self.h2h(m) if s.opposing.get(m) == q else False
+        h2h: Lit = False
+        if s.opposing.get(m) == q:
+            h2h = self.h2h(m)
         if h2h is True:  # in a head-to-head battle the defender does not leave: no dependency
             return self.switch(name, upper, [((_negate(path),), 0), ((path,), stay)])
         # the defender leaving counts only when it is not a head-to-head battle
@@ -533,7 +540,9 @@ class TurnModel:
             return 0
         if q in s.moves:
             leaves = self.lit((MOVE, q))
-            return int(not leaves) if isinstance(leaves, bool) else 1 - leaves
+            if isinstance(leaves, bool):
+                return int(not leaves)
+            return 1 - leaves
         checked = s.order_of[q]
         if (
             checked is not None
@@ -542,7 +551,9 @@ class TurnModel:
         ):
             return 1  # an invalid move fails; the unit stays, without hold support
         supporters = s.hold_supports.get(q)
-        return 1 + self.total(self.lit((SUPPORT, r)) for r in supporters) if supporters else 1
+        if not supporters:
+            return 1
+        return 1 + self.total(self.lit((SUPPORT, r)) for r in supporters)
 
     def _define_move(self, m: str, target: Lit) -> None:
         """MOVE: the attack beats the resistance at the destination and every rival's
@@ -552,7 +563,9 @@ class TurnModel:
         q = move.dest.province
         attack = self.attack(m)
         conditions = []
-        h2h = self.h2h(m) if m in s.opposing else False
+        h2h: Lit = False
+        if m in s.opposing:
+            h2h = self.h2h(m)
         over_hold = None
         if h2h is not True or s.opposing.get(m, q) != q:  # 4.A.4: a unit holds there too
             over_hold = self.beats(
@@ -636,7 +649,9 @@ def protected(s: Structure, m: str, p: str, aim: str) -> bool:
 
 
 def _negate(lit: Lit) -> Lit:
-    return (not lit) if isinstance(lit, bool) else ~lit
+    if isinstance(lit, bool):
+        return not lit
+    return ~lit
 
 
 def build(

@@ -58,7 +58,8 @@ class Span:
             return Span(self.low + other.low, self.high + other.high)
         return Span(self.low + other, self.high + other)
 
-    __radd__ = __add__
+    def __radd__(self, other: int) -> Span:
+        return Span(self.low + other, self.high + other)
 
     def __repr__(self) -> str:
         return f"Span({self.low}, {self.high})"
