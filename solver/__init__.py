@@ -22,6 +22,7 @@ tour, and its reference lists every name.
 
 from topology import Board, Kind, Location, UnitType, load_board, standard, variant
 
+from . import compiled  # noqa: F401 (first: DIPSAT_PURE chooses the sources)
 from .api import (
     Orders,
     adjudicate,

@@ -18,6 +18,7 @@ CORE = {"solver.errors", "solver.values"}
 LAYERS: dict[str, set[str]] = {
     # each part of solver/ and the parts it may import (besides itself and topology)
     "solver.errors": set(),
+    "solver.compiled": set(),  # which modules run compiled; DIPSAT_PURE's switch
     "solver.values": {"solver.errors"},
     "solver.judge": CORE,
     "solver.checker": CORE,

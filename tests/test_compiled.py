@@ -1,0 +1,157 @@
+"""The judge as setup.py compiles it: what the garbage collector is told of its objects, and
+the same outputs as its Python sources (DIPSAT_PURE=1, solver/compiled.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, all_cases
+
+import solver.judge.movement  # noqa: F401 (the judge loaded, compiled or not)
+from solver.compiled import PURE, compiled_modules
+from solver.judge.fallback import settle
+from solver.judge.legality import analyse
+from solver.judge.model import Structure, build
+from solver.judge.propagate import Propagation
+from solver.judge.resolution import resolve
+from solver.multiverse.state import MBoard, Multiverse
+from solver.multiverse.step import step
+from solver.tools.crosscheck.generate import random_turn
+from solver.values.calendar import after_movement
+from solver.values.orders import Given, apply_board_defaults
+from solver.values.rules import RULE_BOOKS
+
+
+def _attributes(obj: object) -> Counter[int]:
+    """How many of an object's attributes hold each value (values by identity)."""
+    kind = type(obj)
+    names = list(getattr(kind, "__mypyc_attrs__", ()))
+    if not names and dataclasses.is_dataclass(obj):
+        names = [f.name for f in dataclasses.fields(obj)]
+    names += [n for k in kind.__mro__ for n in getattr(k, "__slots__", ()) if n not in names]
+    held = [getattr(obj, n) for n in dict.fromkeys(names) if hasattr(obj, n)]  # each once
+    held += list(getattr(obj, "__dict__", {}).values())
+    return Counter(id(v) for v in held)
+
+
+def _judge_objects(roots: list[object]) -> list[object]:
+    """The objects reachable from the roots whose classes the judge's modules define."""
+    seen: set[int] = set()
+    found = []
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        if type(obj).__module__.startswith("solver.judge."):
+            found.append(obj)
+        todo += gc.get_referents(obj)
+    return found
+
+
+def _turns() -> list[tuple]:
+    turns = [random_turn(f"compiled-{i}", units=(20, 34)) for i in range(40)]
+    for case in all_cases():
+        if not case.multiverse and case.position.phase.kind.name == "MOVEMENT":
+            turns.append((case.position, [o.given for o in case.blocks[0].orders]))
+    return turns
+
+
+def test_each_object_of_the_judge_shows_the_collector_each_reference_once():
+    """A class mypyc compiles must report what it holds once: counted twice, an object held
+    from outside looks unreachable to the garbage collector, which empties it (mypyc 2.4
+    does so for a frozen dataclass deriving from another: setup.py keeps those Python)."""
+    roots: list[object] = []
+    for position, orders in _turns():
+        turn = analyse(position, orders, RULE_BOOKS["2025"])
+        structure = Structure.of(turn)
+        state = Propagation(structure, {})
+        for decision in structure.decisions():
+            state.evaluate(decision)
+        settled = settle(structure)
+        roots += [turn, structure, state, build(structure), settled]
+        roots.append(resolve(turn, structure, settled, after_movement))
+    objects = _judge_objects(roots)
+    kinds = {type(o).__name__ for o in objects}
+    assert {"Structure", "Propagation", "TurnModel", "Settlement", "CheckedMove"} <= kinds, kinds
+    for obj in objects:
+        held = _attributes(obj)
+        shown = Counter(id(r) for r in gc.get_referents(obj))
+        twice = {i: n for i, n in shown.items() if i in held and n > held[i]}
+        assert not twice, f"{type(obj).__qualname__} shows {len(twice)} references too often"
+
+
+def test_the_orders_of_a_multiverse_step_survive_the_garbage_collector():
+    """The step of two timelines that lost half its orders to the collector when the judged
+    orders were compiled: the list of orders is old, its orders young, and what the step
+    leaves to the collector holds judged orders; each order is whole after a collection of
+    the young generations."""
+    orders: list[Given] = []
+    gc.collect()  # the list is in the oldest generation, which gc.collect(1) leaves alone
+    boards = [MBoard(0, 0, random_turn("gc-root", (34, 34))[0])]
+    for t in range(2):
+        position, given = random_turn(f"gc-{t}", units=(34, 34))
+        boards.append(MBoard(t, 1, position))
+        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
+    texts = [str(g) for g in orders]
+    origins = ((0, None), (1, (0, 0)))
+    mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
+    step(mv, orders)
+    gc.collect(1)
+    assert [str(g) if hasattr(g, "power") else "(emptied)" for g in orders] == texts
+
+
+OUTPUTS = """
+import sys
+from pathlib import Path
+from benchmarks.outputs import random_turns
+import solver.compiled
+random_turns(Path(sys.argv[1]), 150)
+print(",".join(solver.compiled.compiled_modules()))
+"""
+
+
+def _outputs(folder: Path, pure: bool) -> tuple[str, str]:
+    """The library's outputs on random turns, and `check cases/ --json`, from a process
+    that reads the judge compiled or (pure) from its sources; and what it ran compiled."""
+    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
+    if pure:
+        env["DIPSAT_PURE"] = "1"
+    folder.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-c", OUTPUTS, str(folder)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    check = subprocess.run(
+        [sys.executable, "-m", "solver", "check", "cases/", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    texts = "".join(p.read_text() for p in sorted(folder.iterdir()))
+    return texts + check.stdout, run.stdout.strip()
+
+
+@pytest.mark.skipif(
+    PURE or not compiled_modules(),
+    reason="the judge runs from its Python sources here: there is no compiled build to compare",
+)
+def test_the_compiled_judge_gives_the_outputs_of_its_sources(tmp_path):
+    compiled, which = _outputs(tmp_path / "compiled", pure=False)
+    pure, none = _outputs(tmp_path / "pure", pure=True)
+    assert which and not none  # the two processes did run the two builds
+    assert compiled == pure
