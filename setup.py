@@ -22,6 +22,7 @@ from setuptools import Extension, setup
 COMPILED = [
     "solver/judge/routes.py",
     "solver/judge/model.py",
+    "solver/judge/cores.py",
     "solver/judge/propagate.py",
     "solver/judge/fallback.py",
     "solver/judge/resolution.py",

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
-from conftest import all_cases
+from conftest import all_cases, fuzz_examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from solver.judge.cores import cores_in_order, downstream, reads_of
 from solver.judge.legality import analyse
 from solver.judge.model import Structure, build
 from solver.judge.movement import adjudicate
+from solver.judge.propagate import propagate
+from solver.tools.crosscheck.generate import random_turn
+from solver.values.decisions import DISLODGED, MOVE, SUPPORT
 
 CASES = {c.id: c for c in all_cases()}
 
@@ -50,3 +57,50 @@ def test_model_variables_are_named_after_orders():
     names = {v.name for v in turn_model.model.model_proto.variables}
     assert "move[A Vienna - Tyrolia]" in names
     assert "move[A Venice - Tyrolia]" in names
+
+
+# -- the cores without a graph object -----------------------------------------------------------
+def _networkx_cores(reads):
+    """The cores by networkx: strongly connected parts with a cycle, in the reverse of the
+    topological order of the graph of parts."""
+    graph = nx.DiGraph(reads)
+    parts = list(nx.strongly_connected_components(graph))
+    condensed = nx.condensation(graph, parts)
+    found = []
+    for node in reversed(list(nx.topological_sort(condensed))):
+        members = condensed.nodes[node]["members"]
+        first = next(iter(members))
+        if len(members) > 1 or graph.has_edge(first, first):
+            found.append(tuple(sorted(members)))
+    return found
+
+
+@st.composite
+def dependency_reads(draw):
+    """A turn's reads: each decision with the decisions it reads, in sorted order."""
+    kinds = [MOVE, SUPPORT, DISLODGED]
+    count = draw(st.integers(1, 14))
+    decisions = [(kinds[i % 3], f"p{i // 3}") for i in range(count)]
+    order = draw(st.permutations(decisions))
+    return {d: sorted(set(draw(st.lists(st.sampled_from(decisions), max_size=3)))) for d in order}
+
+
+@settings(max_examples=fuzz_examples(400), deadline=None)
+@given(dependency_reads())
+def test_the_cores_come_in_the_order_networkx_finds_them(reads):
+    assert cores_in_order(reads) == _networkx_cores(reads)
+    for d in reads:
+        assert downstream(reads, d) == nx.descendants(nx.DiGraph(reads), d) | (
+            {d} if any(d in c for c in _networkx_cores(reads)) else set()
+        )
+
+
+def test_the_cores_of_real_turns_come_in_the_order_networkx_finds_them():
+    seen = 0
+    for i in range(300):
+        position, orders = random_turn(f"cores-{i}", units=(30, 34))
+        structure = Structure.of(analyse(position, orders))
+        reads = reads_of(propagate(structure, {})[1])
+        seen += bool(_networkx_cores(reads))
+        assert cores_in_order(reads) == _networkx_cores(reads)
+    assert seen > 20  # turns with cycles were met

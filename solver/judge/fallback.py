@@ -19,6 +19,7 @@ from ..values.decisions import CONVOY, MOVE, SUPPORT, Decision
 from ..values.outcomes import BackupRule
 from ..values.resolution import Core
 from ..values.rules import ConvoyParadox
+from .cores import cores_in_order, downstream, is_cyclic, reads_of
 from .model import Structure, TurnModel, build
 from .propagate import propagate
 from .solve import SolverConfig, current_config, solutions, solve_one
@@ -39,37 +40,8 @@ def dependency_graph(turn_model: TurnModel) -> nx.DiGraph:
     return _graph(turn_model.depends)
 
 
-def _cyclic(depends: Mapping[Decision, set[Decision]]) -> bool:
-    """Does some decision depend on itself (cheaper than building the graph)?  A depth-first
-    search: a read that is still on the search path closes a cycle."""
-    done: set[Decision] = set()
-    for root in depends:
-        if root in done:
-            continue
-        on_path = {root}
-        stack = [(root, iter(depends[root]))]
-        while stack:
-            node, reads = stack[-1]
-            for read in reads:
-                if read in on_path:
-                    return True
-                if read not in done and read in depends:
-                    on_path.add(read)
-                    stack.append((read, iter(depends[read])))
-                    break
-            else:
-                stack.pop()
-                on_path.discard(node)
-                done.add(node)
-    return False
-
-
 def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
-    # edges in sorted order: the order cores are found in must not depend on set order,
-    # which for strings changes with the interpreter's hash seed
-    return nx.DiGraph(
-        {d: [r for r in sorted(reads) if r in depends] for d, reads in depends.items()}
-    )
+    return nx.DiGraph(reads_of(depends))
 
 
 def cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
@@ -113,11 +85,12 @@ def settle(
     else:
         depends = build(structure, fixed).depends
     fixed.update(trusted)
-    # most turns have no cycle: no graph, no cores to look for
-    graph = _graph(depends) if _cyclic(depends) else None
-    pending = cores_upstream_first(graph) if graph is not None else []
+    # most turns have no cycle: no cores to look for; most cycles propagation settles
+    reads = reads_of(depends) if is_cyclic(depends) else None
+    pending = cores_in_order(reads) if reads is not None else []
+    graph: nx.DiGraph | None = None  # what is left of a core after its backup rule
     while pending:
-        assert graph is not None  # the cores come from it
+        assert reads is not None  # the cores come from them
         core = tuple(d for d in pending.pop(0) if d not in fixed or d in trusted)
         if not core:
             continue
@@ -125,7 +98,7 @@ def settle(
         if all(d in trusted for d in core):  # settled by propagation: its only resolution
             cores.append(Core(core, 1, BackupRule.UNIQUE, labels))
             continue
-        scope = (set(core) | nx.descendants(graph, core[0])) - fixed.keys()
+        scope = (set(core) | downstream(reads, core[0])) - fixed.keys()
         found = solutions(build(structure, fixed, sorted(scope)), limit=2, config=config)
         if len(found) == 1:
             fixed.update({d: found[0][d] for d in core})
@@ -138,6 +111,7 @@ def settle(
             forced.update(rule)
         # What is left of the core may still hold cycles of its own: examine them first.
         left = [d for d in core if d not in fixed]
+        graph = graph if graph is not None else nx.DiGraph(reads)
         pending = cores_upstream_first(graph.subgraph(left)) + pending
     # What is left is acyclic given the settled cores: propagation settles it, or one solve.
     settled = len(fixed) == len(decisions)
