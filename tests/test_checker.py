@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import random
+import subprocess
+import sys
 
 import pytest
-from conftest import all_cases
+from conftest import ROOT, all_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -367,14 +370,30 @@ FAULTS = {
 
 PATCHED_INSIDE = {no_head_to_head_battles: model, no_support_is_protected: model}
 """Faults that replace a function the module calls itself: a compiled module (setup.py)
-calls its own functions directly, so the fault is injected only into its Python source."""
+calls its own functions directly, so such a fault is injected into its Python source, in a
+process that reads the judge from its sources (DIPSAT_PURE=1)."""
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.__name__)
-def test_the_checker_objects_wherever_a_fault_changes_the_outcomes(fault, monkeypatch):
+def test_the_checker_objects_wherever_a_fault_changes_the_outcomes(fault, monkeypatch, request):
     inside = PATCHED_INSIDE.get(fault)
     if inside is not None and inside.__name__ in compiled_modules():
-        pytest.skip(f"{inside.__name__} runs compiled; .ci/run injects this with DIPSAT_PURE=1")
+        env = {**os.environ, "DIPSAT_PURE": "1"}
+        test = f"{request.node.path}::{request.node.name}"
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-o",
+            "addopts=",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            test,
+        ]
+        run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+        return
     must_change, objection = FAULTS[fault]
     before = unfaulted()
     fault(monkeypatch)
