@@ -224,10 +224,13 @@ def stages_section(turns: int, passes: int = 3) -> Row:
     for _ in range(passes):
         totals, solved = _stages_pass(random_inputs(turns))
         best = {stage: min(best[stage], seconds) for stage, seconds in totals.items()}
+    from solver.compiled import compiled_modules
+
     return {
         "turns": turns,
         "passes": passes,
         "solved": solved,
+        "compiled": list(compiled_modules()),
         "us": {stage: seconds / turns * 1e6 for stage, seconds in best.items()},
     }
 
@@ -442,12 +445,17 @@ def part(engine: str, turns: int, workers: int, index: int) -> Row:
     return {"turns": len(calls), "seconds": sum(timed(calls))}
 
 
-def run_in_child(*args: str, tree: Path | None = None) -> Row:
+def run_in_child(*args: str, tree: Path | None = None, pure: bool = False) -> Row:
     """Run a section in a process of its own; with `tree`, on the dipsat of that source
-    tree (an earlier version), by this version's benchmark code."""
-    print(f"benchmarks: {' '.join(args).lstrip('-')}", file=sys.stderr, flush=True)
+    tree (an earlier version), by this version's benchmark code; `pure`: with the judge
+    read from its Python sources (DIPSAT_PURE=1), compiled or not."""
+    shown = " ".join(args).lstrip("-") + (" (pure Python)" if pure else "")
+    print(f"benchmarks: {shown}", file=sys.stderr, flush=True)
     path = [str(tree or ROOT), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
+    if pure:
+        env["DIPSAT_PURE"] = "1"
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), *args],
         cwd=tree or ROOT,
@@ -467,18 +475,34 @@ GROWTH = {"standard": (8, 16, 34, 50, 70), "known_world_901": (8, 34, 64, 128, 2
 TIMELINES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 
-def alternate_stages(turns: int, passes: int, before: Path | None) -> tuple[Row, Row | None]:
-    """The stages of this version, and of the one in the source tree `before`, a pass of
-    each in turn (whatever else the machine does weighs on both alike); each stage's
-    figure is its best pass."""
-    if before is None:
-        return run_in_child("--stages", str(turns), "--passes", str(passes)), None
-    runs: dict[Path | None, list[Row]] = {None: [], before: []}
+def alternate_stages(turns: int, passes: int, before: Path | None) -> list[Row]:
+    """The stages of this version, compiled and from its Python sources, and of the one in
+    the source tree `before` if given: a pass of each in turn (whatever else the machine
+    does weighs on all alike); each stage's figure is its best pass."""
+    variants: list[tuple[Path | None, bool]] = [(None, False), (None, True)]
+    if before is not None:
+        variants.append((before, False))
+    runs: list[list[Row]] = [[] for _ in variants]
     for _ in range(passes):
-        for tree in runs:
-            runs[tree].append(run_in_child("--stages", str(turns), "--passes", "1", tree=tree))
-    now, then = ({**r[0], "passes": passes, "us": _best(r)} for r in runs.values())
-    return now, then
+        for (tree, pure), rows in zip(variants, runs, strict=True):
+            args = ("--stages", str(turns), "--passes", "1")
+            rows.append(run_in_child(*args, tree=tree, pure=pure))
+    return [{**r[0], "passes": passes, "us": _best(r)} for r in runs]
+
+
+PURE = "dipsat (pure Python)"
+"""The row of dipsat with its judge read from its Python sources (`DIPSAT_PURE=1`)."""
+
+
+def _build(compiled: list[str]) -> str:
+    """What the report's dipsat ran: which modules compiled, if any."""
+    if not compiled:
+        return "pure Python (no compiled build: setup.py)"
+    names = ", ".join(m.rpartition(".")[2] for m in compiled)
+    return (
+        f"{len(compiled)} modules of solver/judge compiled with mypyc ({names}; setup.py); "
+        "the rows and column marked pure Python read them from their sources"
+    )
 
 
 def _best(rows: list[Row]) -> dict[str, float]:
@@ -496,10 +520,13 @@ def report(
         for s in ("random", "datc", "games")
         for e in [*engines, "dipsat-solver"]
     }
+    for s in ("random", "datc", "games"):
+        rows[(PURE, s)] = run_in_child("--section", "dipsat", s, str(turns), pure=True)
     print("benchmarks: throughput on every core", file=sys.stderr, flush=True)
     parallel = {e: throughput(e, min(turns, 1000), os.cpu_count() or 1) for e in engines}
     batch = run_in_child("--batch", str(turns))
-    stages, earlier = alternate_stages(turns, passes, before[0] if before else None)
+    stages, pure, *earlier_rows = alternate_stages(turns, passes, before[0] if before else None)
+    earlier = earlier_rows[0] if earlier_rows else None
     growth = [
         run_in_child("--growth", board, str(units), str(max(50, turns // 10)))
         for board, counts in GROWTH.items()
@@ -521,6 +548,7 @@ def report(
         f"{platform.release()}; Python {platform.python_version()}",
         f"- versions: dipsat {version('dipsat')}, ortools {version('ortools')}, "
         f"diplomacy (MILA) {version('diplomacy')}, pydip {version('pydip')}",
+        f"- the judge: {_build(stages['compiled'])}",
         f"- inputs: {turns} seeded random 34-unit movement turns; the movement phases of "
         "the DATC cases (pydip cannot express illegal orders: those are skipped); the movement "
         f"phases of the {len(list(GAMES.glob('*.json')))} real games in tests/data/games",
@@ -532,7 +560,7 @@ def report(
     ]
     for s in ("random", "datc", "games"):
         mine = rows[("dipsat", s)]
-        for e in [*engines, "dipsat-solver"]:
+        for e in [*engines, PURE, "dipsat-solver"]:
             r = rows[(e, s)]
             ratio = mine["median_ms"] / r["median_ms"]
             skipped = f" ({r['skipped']} skipped)" if r["skipped"] else ""
@@ -558,6 +586,10 @@ def report(
             f"{rows[(e, 'random')]['per_second'] / pydip_rate:.2f} |"
         )
     lines.append(
+        f"| {PURE} | {rows[(PURE, 'random')]['per_second']:.0f} | | | "
+        f"{rows[(PURE, 'random')]['per_second'] / pydip_rate:.2f} |"
+    )
+    lines.append(
         f"| dipsat (adjudicate_many) | {batch['per_second']:.0f} | | | "
         f"{batch['per_second'] / pydip_rate:.2f} |"
     )
@@ -571,6 +603,8 @@ def report(
         "cyclic garbage collector paused); CP-SAT "
         f"ran on {stages['solved']} of them (the others propagation settles alone, "
         "docs/how-it-works.md section 4)."
+        + " The column pure Python is the same adjudicator with its judge read from its "
+        "Python sources (`DIPSAT_PURE=1`), its passes taken in turn with these."
         + (
             f" The column {before[1]} is the same measurement of dipsat as it was at "
             f"{before[1]}, its passes taken in turn with these."
@@ -578,14 +612,19 @@ def report(
             else ""
         ),
         "",
-        "| stage | µs per turn | share |" + (f" {before[1]} |" if before else ""),
-        "|---|---|---|" + ("---|" if before else ""),
+        "| stage | µs per turn | share | pure Python | compiled / pure |"
+        + (f" {before[1]} |" if before else ""),
+        "|---|---|---|---|---|" + ("---|" if before else ""),
     ]
+    pure_us = sum(pure["us"].values())
     for stage, spent in stages["us"].items():
         then = f" {earlier['us'][stage]:.0f} |" if earlier else ""
-        lines.append(f"| {stage} | {spent:.0f} | {spent / total_us:.0%} |{then}")
+        lines.append(
+            f"| {stage} | {spent:.0f} | {spent / total_us:.0%} | {pure['us'][stage]:.0f} | "
+            f"{spent / pure['us'][stage]:.2f} |{then}"
+        )
     then = f" {sum(earlier['us'].values()):.0f} |" if earlier else ""
-    lines.append(f"| all | {total_us:.0f} | |{then}")
+    lines.append(f"| all | {total_us:.0f} | | {pure_us:.0f} | {total_us / pure_us:.2f} |{then}")
     lines += [
         "",
         f"Propagation settles {random_dipsat['propagated']} of {turns} random turns, "
@@ -678,7 +717,9 @@ def report(
         "symmetry or linearization (`solver/judge/solve.py`), and a `CpModel` without the "
         "camel-case aliases OR-Tools adds to every instance.",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
-        "over the recorded reads; the networkx graph is built only for a turn with a cycle.",
+        "over the recorded reads, and the cores of a turn with a cycle (one random turn in "
+        "seven, nearly always settled by propagation) are found from the same reads, in the "
+        "order networkx would give (`solver/judge/cores.py`).",
         "- **Per-turn work done once, or not at all.** The trivially known decisions (a move "
         "over land has its path, an unattacked unit is not dislodged) and the decision order "
         "are computed once per turn in `Structure`; the texts of units and orders, and the "
@@ -686,9 +727,16 @@ def report(
         "reads a few, for its outcomes' reasons); propagation keeps one literal per decision, "
         "records what each equation reads only in its first pass, and its shapes are plain "
         "loops over slotted values; orders in force are keyed by province.",
+        "- **A compiled judge.** `pip install -e .` compiles the modules of `solver/judge` "
+        "that model, propagate, settle and resolve a turn with mypyc (setup.py): the same "
+        "source, type-checked, run as C; the judging of orders stays Python (its classes "
+        "derive from one another, which mypyc 2.4 reports wrongly to the garbage collector, "
+        "tests/test_compiled.py).",
         "- **Multiverse bookkeeping.** One joint turn per step on a lazily answered "
-        "spacetime board; orders whose coordinates are complete are not rebuilt; the cyclic "
-        "garbage collector is paused during a step.",
+        "spacetime board, settled and resolved group of boards by group (boards no order "
+        "links share no decision, so a paradox on one board does not make a graph of all); "
+        "orders whose coordinates are complete are not rebuilt; the cyclic garbage collector "
+        "is paused during a step.",
         "- **Corpora across processes.** `replay` and `crosscheck` spread their files and "
         "turns over `--workers` processes or a `--dask` cluster, results in the order given.",
     ]
