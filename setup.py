@@ -6,9 +6,9 @@ absent, or when DIPSAT_PURE=1 is set at run time (solver/compiled.py); DIPSAT_PU
 install time builds no extension.  A compilation that fails warns and leaves the pure
 Python package.  docs/performance.md measures the two.
 
-solver/judge/legality.py stays Python: its judged orders are frozen dataclasses deriving
+solver/judge/checked.py stays Python: its judged orders are frozen dataclasses deriving
 from one another, whose compiled form (mypyc 2.4) reports the inherited fields twice to the
-garbage collector, which then frees objects still in use.  tests/test_compiled.py checks
+garbage collector, which then empties objects still in use.  tests/test_compiled.py checks
 every compiled class for that.
 """
 
@@ -20,6 +20,7 @@ import sys
 from setuptools import Extension, setup
 
 COMPILED = [
+    "solver/judge/legality.py",
     "solver/judge/routes.py",
     "solver/judge/model.py",
     "solver/judge/cores.py",

@@ -19,7 +19,8 @@ from .errors import DipsatError, IllegalOrderError, expect_type
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
-from .judge.legality import Status, analyse
+from .judge.checked import Status
+from .judge.legality import analyse
 from .tools.conformance import CaseResult, run_case
 from .tools.explore import CoreReport
 from .tools.explore import explore as _explore

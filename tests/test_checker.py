@@ -8,6 +8,8 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import ROOT, all_cases
@@ -368,31 +370,32 @@ FAULTS = {
 }
 
 
-PATCHED_INSIDE = {no_head_to_head_battles: model, no_support_is_protected: model}
-"""Faults that replace a function the module calls itself: a compiled module (setup.py)
-calls its own functions directly, so such a fault is injected into its Python source, in a
-process that reads the judge from its sources (DIPSAT_PURE=1)."""
+FAULT_TEST = "test_the_checker_objects_wherever_a_fault_changes_the_outcomes"
+
+
+@pytest.fixture(scope="module")
+def faults_on_the_sources(tmp_path_factory):
+    """Each fault test's failure (None: it passed), run once in a process that reads the
+    judge from its Python sources (DIPSAT_PURE=1): a compiled module calls its own functions
+    directly, so a fault replacing one of them is injected into the sources."""
+    report = tmp_path_factory.mktemp("faults") / "report.xml"
+    test = f"{Path(__file__).resolve()}::{FAULT_TEST}"
+    command = [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
+    env = {**os.environ, "DIPSAT_PURE": "1"}
+    subprocess.run([*command, test, f"--junitxml={report}"], cwd=ROOT, env=env, check=False)
+    outcomes = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        failed = [e for e in case if e.tag in ("failure", "error", "skipped")]
+        outcomes[case.get("name")] = failed[0].get("message") if failed else None
+    return outcomes
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.__name__)
 def test_the_checker_objects_wherever_a_fault_changes_the_outcomes(fault, monkeypatch, request):
-    inside = PATCHED_INSIDE.get(fault)
-    if inside is not None and inside.__name__ in compiled_modules():
-        env = {**os.environ, "DIPSAT_PURE": "1"}
-        test = f"{request.node.path}::{request.node.name}"
-        command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-o",
-            "addopts=",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            test,
-        ]
-        run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        assert run.returncode == 0 and "1 passed" in run.stdout, run.stdout[-2000:]
+    if compiled_modules():  # the faults replace functions of the judge's sources
+        outcomes = request.getfixturevalue("faults_on_the_sources")
+        assert request.node.name in outcomes, "the test did not run on the sources"
+        assert outcomes[request.node.name] is None, outcomes[request.node.name]
         return
     must_change, objection = FAULTS[fault]
     before = unfaulted()

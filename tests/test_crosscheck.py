@@ -12,7 +12,8 @@ import pytest
 from conftest import DATA, dipsat
 
 from solver.formats.cases import read_cases
-from solver.judge.legality import Status, analyse
+from solver.judge.checked import Status
+from solver.judge.legality import analyse
 from solver.tools.conformance import run_case
 from solver.tools.crosscheck.campaign import campaign, check_turns, write_cases
 from solver.tools.crosscheck.compare import classify, differences

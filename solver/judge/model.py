@@ -36,8 +36,8 @@ from ..values.decisions import (
 from ..values.orders import Move
 from ..values.position import Unit
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute, RuleBook
+from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .cpmodel import CpModel
-from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .routes import minimal_routes
 
 Lit: TypeAlias = Any

@@ -30,8 +30,8 @@ from ..values.outcomes import (
 )
 from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Core, Resolution, Retreating
+from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .fallback import Settlement
-from .legality import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
 from .model import Structure, cuts
 from .retreat_options import retreating
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..judge.checked import Checked, Turn
 from ..judge.fallback import Settlement, settle
-from ..judge.legality import Checked, Turn
 from ..judge.model import Structure
 from ..judge.resolution import as_it_stands, resolve
 from ..judge.solve import SolverConfig

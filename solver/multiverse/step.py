@@ -28,8 +28,9 @@ from topology import Location
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
+from ..judge.checked import CheckedMove, Turn, destination
 from ..judge.fallback import Settlement
-from ..judge.legality import CheckedMove, Turn, analyse, destination
+from ..judge.legality import analyse
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement

@@ -7,8 +7,9 @@ from typing import Any
 
 import networkx as nx
 
+from ...judge.checked import Checked, Status, destination
 from ...judge.fallback import dependency_graph
-from ...judge.legality import Checked, Status, analyse, destination
+from ...judge.legality import analyse
 from ...judge.model import Structure, build
 from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
 from ...values.outcomes import Illegality, Invalidity
