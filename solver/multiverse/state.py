@@ -9,7 +9,8 @@ phase) and, once adjudicated, the record of its movement: orders, decisions, out
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, cast
@@ -17,7 +18,6 @@ from typing import Any, cast
 from topology import Board, Location
 
 from ..errors import OrderSyntaxError, expect_type
-from ..values.calendar import game_status
 from ..values.decisions import Decision
 from ..values.notation import parse_given, read_order_lines
 from ..values.orders import (
@@ -30,7 +30,6 @@ from ..values.orders import (
     UnitRef,
     Waive,
     apply_board_defaults,
-    named_places,
     timeline_name,
 )
 from ..values.outcomes import Outcome
@@ -396,9 +395,9 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     """Fill the coordinates an order leaves out: a timeline without a turn means its head;
     an ordered unit without a board is on the only head (with one timeline); the rest follow
     the MDATC default rules (`apply_board_defaults`).  `heads`: `mv.heads()`, if known."""
-    heads = mv.heads() if heads is None else heads
-    if all(p.timeline is not None and p.turn is not None for p in named_places(given.order)):
+    if _full(given.order):
         return given  # nothing left out: the order stands as written
+    heads = mv.heads() if heads is None else heads
 
     def head_turn(place: Place) -> Place:
         if place.timeline is not None and place.turn is None and place.timeline in heads:
@@ -414,6 +413,22 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
         here = replace(here, timeline=only.timeline, turn=only.turn)
         order = replace(order, unit=replace(order.unit, place=here))
     return replace(given, order=apply_board_defaults(order, here.timeline, here.turn))
+
+
+def _full(order: Order) -> bool:
+    """Does every place the order names have its timeline and turn (`named_places`, read
+    without making the list: a step asks it of every order)?"""
+    if isinstance(order, Waive):
+        return True
+    place = order.unit.place
+    if place.timeline is None or place.turn is None:
+        return False
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None and (ref.place.timeline is None or ref.place.turn is None):
+            return False
+    dest: Place | None = getattr(order, "dest", None)
+    return dest is None or (dest.timeline is not None and dest.turn is not None)
 
 
 def _recorded(board: MBoard) -> tuple[Given, ...]:
@@ -446,23 +461,38 @@ def board_of(place: Place) -> BoardKey | None:
 
 
 def _boards_named(order: Order) -> set[BoardKey]:
-    return {
-        (p.timeline, p.turn)
-        for p in named_places(order)
-        if p.timeline is not None and p.turn is not None
-    }
+    """The boards of the places an order names (`named_places`, read without making the
+    list: a step asks it of every order, often more than once)."""
+    if isinstance(order, Waive):
+        return set()
+    place = order.unit.place
+    found = (
+        set() if place.timeline is None or place.turn is None else {(place.timeline, place.turn)}
+    )
+    for name in ("supported", "army"):
+        ref: UnitRef | None = getattr(order, name, None)
+        if ref is not None and ref.place.timeline is not None and ref.place.turn is not None:
+            found.add((ref.place.timeline, ref.place.turn))
+    dest: Place | None = getattr(order, "dest", None)
+    if dest is not None and dest.timeline is not None and dest.turn is not None:
+        found.add((dest.timeline, dest.turn))
+    return found
 
 
 def order_links(
-    orders: Iterable[Given], joint: Collection[BoardKey], convoys: Iterable[Given]
+    orders: Iterable[Given],
+    joint: Collection[BoardKey],
+    convoys: Iterable[Given],
+    known: Sequence[set[BoardKey]] = (),
 ) -> set[tuple[BoardKey, BoardKey]]:
     """The pairs of boards of a joint turn that some order spans (the boards it names), and
     the boards of the convoy orders for one army and destination: fleets on several boards
     may carry it.  Other borders between boards change nothing, and leaving them out keeps a
-    step with many timelines linear."""
+    step with many timelines linear.  `known`: the boards each of the first orders names,
+    when the caller has them (`_boards_named`)."""
     links: set[tuple[BoardKey, BoardKey]] = set()
-    for given in orders:
-        boards = _boards_named(given.order)
+    for i, given in enumerate(orders):
+        boards = known[i] if i < len(known) else _boards_named(given.order)
         if len(boards) < 2:
             continue  # an order on its own board links none (most orders)
         named = sorted(k for k in boards if k in joint)
@@ -485,18 +515,22 @@ def _plain(order: Order) -> Order:
 def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
     """The power that has won the multiverse, if any (a rule-book choice, see Victory)."""
     heads = list(mv.heads().values())
-    counts = {
-        power: len({p for h in heads for p, owner in h.position.centres if owner == power})
-        for power in mv.map.powers
-    }
+    board = mv.map
+    owned: dict[str, set[str]] = {power: set() for power in board.powers}
+    for head in heads:  # one pass over the centres of every head
+        for p, owner in head.position.centres:
+            if owner in owned:
+                owned[owner].add(p)
+    counts = {power: len(centres) for power, centres in owned.items()}
     best = max(counts.values())
-    if best < mv.map.victory:  # no one can have won, whatever the rule (read it only then)
+    if best < board.victory:  # no one can have won, whatever the rule (read it only then)
         return None
     if rules.victory is Victory.ANY_HEAD:
-        for head in heads:
-            status = game_status(head.position)
-            if status.solo:
-                return status.solo
+        for head in heads:  # the solo `game_status` finds on the head
+            held = Counter(owner for _, owner in head.position.centres)
+            solo = next((p for p in board.powers if held[p] >= board.victory), None)
+            if solo:
+                return solo
         return None
     leaders = [p for p, n in counts.items() if n == best]
     return leaders[0] if best >= mv.map.victory and len(leaders) == 1 else None
