@@ -15,8 +15,9 @@ board), each group's in its own upstream-first order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 
 from ..judge.checked import Checked, Turn
 from ..judge.fallback import Settlement, settle
@@ -28,7 +29,7 @@ from ..values.outcomes import Outcome
 from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Resolution, Retreating
 from .spacetime import SpacetimeBoard
-from .state import BoardKey, Spot
+from .state import BoardKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,7 @@ class Part:
     settled: Settlement
     places: tuple[int, ...] | None  # where each of its submitted orders stands in the
     # whole turn (None: the part is the whole turn)
+    boards: frozenset[BoardKey] = frozenset()  # its boards (none said: the whole turn's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +55,8 @@ class Settled:
     settled: Settlement
 
 
-def _board(province: str) -> BoardKey:
-    here: Spot = province  # type: ignore[assignment]
-    return here.board
+_board: Callable[[str], BoardKey] = attrgetter("board")
+"""The board of a province of the joint board (a `Spot`), read without a Python call."""
 
 
 def _groups(turn: Turn) -> dict[BoardKey, int] | None:
@@ -98,12 +99,12 @@ def settle_parts(
     count = len(set(group.values()))
     orders: list[list[tuple[Unit, Checked | None]]] = [[] for _ in range(count)]
     for unit, checked in turn.orders:
-        orders[group[_board(unit.province)]].append((unit, checked))
+        orders[group[_board(unit.location.province)]].append((unit, checked))
     checks: list[list[Checked]] = [[] for _ in range(count)]
     places: list[list[int]] = [[] for _ in range(count)]
     for i, checked in enumerate(turn.checked):
         # an order without a unit is illegal whatever the group: the first takes it
-        g = group[_board(checked.unit.province)] if checked.unit is not None else 0
+        g = group[_board(checked.unit.location.province)] if checked.unit is not None else 0
         checks[g].append(checked)
         places[g].append(i)
     kept: list[dict[Decision, bool]] = [{} for _ in range(count)]
@@ -112,6 +113,9 @@ def settle_parts(
         if g_of is not None:
             kept[g_of][d] = v
     busy = [g for g in range(count) if orders[g] or checks[g]]  # boards without units
+    boards: list[set[BoardKey]] = [set() for _ in range(count)]
+    for key, g in group.items():
+        boards[g].add(key)
     if len(busy) < 2:  # have nothing to settle
         return _whole(turn, config, fixed)
     position = turn.position
@@ -121,7 +125,8 @@ def settle_parts(
         at = position.derive(position.phase, units)
         mine = Turn(at, tuple(checks[g]), tuple(orders[g]), turn.rules)
         structure = Structure.of(mine)
-        parts.append(Part(mine, structure, settle(structure, config, kept[g]), tuple(places[g])))
+        settled = settle(structure, config, kept[g])
+        parts.append(Part(mine, structure, settled, tuple(places[g]), frozenset(boards[g])))
     return Settled(turn, tuple(parts), _merged([p.settled for p in parts], fixed))
 
 

@@ -29,7 +29,6 @@ from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
 from ..judge.checked import CheckedMove, Turn, destination
-from ..judge.fallback import Settlement
 from ..judge.legality import analyse
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
@@ -305,12 +304,14 @@ def _movement(
     resolution, the recorded orders adjudicated again, the forks, the boards made or whose
     records change, and a retreat pause if one begins."""
     origins = mv.origin_map()
+    named = [_boards_named(g.order) for g in givens]  # read once: they are many
     past: set[BoardKey] = set()
-    for given in givens:
-        past |= {k for k in _boards_named(given.order) if k in boards and k not in heads}
+    for on in named:
+        if not on <= heads:
+            past |= {k for k in on if k in boards and k not in heads}
     while True:
         turn, parted, history, context, every = _joint_turn(
-            boards, heads, past, givens, origins, rules, config
+            boards, heads, past, givens, named, origins, rules, config
         )
         settled = parted.settled
         # A board only brought in with its record fixed must be adjudicated again when a
@@ -330,16 +331,16 @@ def _movement(
             recorded_moves.update(record.decisions)
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
-    per_board = _split_results(resolution, turn, ordered_now)
+    per_board = _split_results(resolution, turn, ordered_now, boards)
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
 
     advanced: dict[BoardKey, MBoard] = {}
     if (past or context) and rules.past_results is PastResults.REWRITTEN:
-        changed = _rewritten(boards, past, context, resolution, turn, every, settled, len(givens))
+        changed = _rewritten(boards, past, context, resolution, parted, every, len(givens))
         advanced.update(changed)
-    records = _records(resolution, turn, heads, len(givens))
+    records = _records(resolution, parted, heads, len(givens))
     made_after: dict[BoardKey, BoardKey] = {}  # each board made, and the board it follows
     for key in sorted(heads):
         head = boards[key]
@@ -402,19 +403,19 @@ def _rewritten(
     past: set[BoardKey],
     context: set[BoardKey],
     resolution: Resolution,
-    turn: Turn,
+    parted: Settled,
     every: Sequence[Given],
-    settled: Settlement,
     count: int,
 ) -> dict[BoardKey, MBoard]:
     """Under a rewritten history (`PastResults.REWRITTEN`): the records of the past boards
     taking part, every order adjudicated again keeping its new result (decisions fixed from
     the record keep theirs); a past board adjudicated again also records the new orders
     that acted on it, as a head does."""
+    settled = parted.settled
     fresh = {d: v for d, v in resolution.values.items() if d not in settled.recorded}
     redone = {d[1] for d in fresh}  # the spots of units whose orders were decided afresh
     index = {g: i for i, g in enumerate(every)}
-    acting = _records(resolution, turn, past, count)  # the `count` new orders acting on each
+    acting = _records(resolution, parted, past, count)  # the `count` new orders acting on each
     changed: dict[BoardKey, MBoard] = {}
     for key in sorted(past | context):
         record = boards[key].record
@@ -464,12 +465,14 @@ def _joint_turn(
     heads: set[BoardKey],
     past: set[BoardKey],
     givens: list[Given],
+    named: Sequence[set[BoardKey]],
     origins: Mapping[int, BoardKey | None],
     rules: RuleBook,
     config: SolverConfig | None,
 ) -> _Joint:
     """The joint turn of the heads and the past boards to adjudicate again, with the boards
-    their records name as context (recorded decisions fixed), settled."""
+    their records name as context (recorded decisions fixed), settled (`named`: the boards
+    each given order names)."""
     touched = heads | past
     # The recorded orders of those past boards: their own and those that acted on them.
     history = list(dict.fromkeys(g for k in sorted(past) for g in _recorded(boards[k])))
@@ -485,7 +488,7 @@ def _joint_turn(
                 frontier += _recorded(boards[k])
     joint = touched | context
     spanned = [*givens, *history, *(g for k in context for g in _recorded(boards[k]))]
-    links = order_links(spanned, joint, givens)
+    links = order_links(spanned, joint, givens, named)
     base = boards[min(heads)].position.map
     st_board = spacetime_board(base, joint, origins, links, Reach.of(rules))
 
@@ -508,7 +511,10 @@ def _joint_turn(
         for d, v in record.decisions.items()
         if parts(d[1])[1] == key
     }
-    turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
+    # Each board's units were checked on its position: on the joint board they are not
+    # checked again (an empty position is, and derives the joint one).
+    joint_position = Position(SPRING_1901, board=st_board).derive(SPRING_1901, units)
+    turn = analyse(joint_position, every, rules)
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     if fixed:
         free = _acting_on(turn, touched)
@@ -561,8 +567,14 @@ def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
 PerBoard = dict[BoardKey, tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]]]
 
 
-def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]) -> PerBoard:
-    """Units after the movement, dislodged units and standoffs, by board, on the plain map.
+def _split_results(
+    resolution: Resolution,
+    turn: Turn,
+    ordered_now: set[str],
+    boards: Mapping[BoardKey, MBoard],
+) -> PerBoard:
+    """Units after the movement, dislodged units and standoffs, by board, on the plain map
+    (`boards`: the boards of the joint turn, whose units stand where they stay).
 
     A unit that went to another board by an order recorded earlier arrived there then, and
     that arrival made the timeline it lives in: it is not carried into a new fork again."""
@@ -570,14 +582,21 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]) ->
     values = resolution.values
     moved_in = {}
     for unit, checked in turn.orders:
-        if isinstance(checked, CheckedMove) and values.get((MOVE, unit.location.province)):
-            moved_in[unit.location.province] = checked.dest
+        if isinstance(checked, CheckedMove):
+            start = unit.location.province
+            if values.get((MOVE, start)):
+                moved_in[start] = checked.dest
     gone = {r.unit.location.province for r in resolution.dislodged}  # its DISLODGED is true
     for unit in turn.position.units:
-        here = cast(Spot, unit.location.province)
+        here: Spot = unit.location.province  # type: ignore[assignment]
         if here in gone:
             continue
-        place = moved_in.get(here, unit.location)
+        place = moved_in.get(here)
+        if place is None:  # it stays: the unit its board's position holds
+            stays = boards[here.board].position.unit_in(here.province)
+            assert stays is not None  # the joint turn's units are the boards' own
+            units.setdefault(here.board, []).append(stays)
+            continue
         there = cast(Spot, place.province)
         key = there.board
         if key != here.board and here not in ordered_now:
@@ -607,10 +626,12 @@ def _split_results(resolution: Resolution, turn: Turn, ordered_now: set[str]) ->
 
 
 def _records(
-    resolution: Resolution, turn: Turn, heads: set[BoardKey], count: int
+    resolution: Resolution, parted: Settled, heads: set[BoardKey], count: int
 ) -> dict[BoardKey, Record]:
     """Each head's record: its own new orders and the new orders from other boards that
-    acted on it (moves, supports and convoys into it), with their decisions and outcomes."""
+    acted on it (moves, supports and convoys into it), with their decisions and outcomes
+    (`parted`: the joint turn, settled group by group)."""
+    turn = parted.turn
     mine: dict[BoardKey, list[int]] = {k: [] for k in heads}
     for i, checked in enumerate(turn.checked[:count]):
         order = checked.given.order
@@ -621,11 +642,24 @@ def _records(
             mine[here].append(i)
         if there != here and there in mine:
             mine[there].append(i)
-    decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
-    for d, v in resolution.values.items():
-        on = decisions.get(cast(Spot, d[1]).board)
+    # A group of one board holds its decisions, in the order the whole turn's are in
+    # (sorted, then those kept from history): copied, not sorted out again.
+    alone = {
+        key: part.settled.values
+        for part in parted.parts
+        if part.places is not None and len(part.boards) == 1
+        for key in part.boards
+    }
+    decisions: dict[BoardKey, dict[Decision, bool]] = {
+        k: dict(alone[k]) for k in heads if k in alone
+    }
+    rest: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads if k not in alone}
+    for d, v in resolution.values.items() if rest else ():
+        at: Spot = d[1]  # type: ignore[assignment]
+        on = rest.get(at.board)
         if on is not None:
             on[d] = v
+    decisions.update(rest)
     return {
         key: Record(
             tuple(turn.checked[i].given for i in indices),
