@@ -163,6 +163,10 @@ class Results:
                         if into is not None:
                             there = (*into, order.dest.province)
                             self.bounced[there] = self.bounced.get(there, 0) + 1
+        self._bounced_on: dict[BoardKey, list[tuple[str, int]]] = {}  # `bounced`, by board
+        for (t, n, p), count in self.bounced.items():
+            self._bounced_on.setdefault((t, n), []).append((p, count))
+        self._next: dict[tuple[BoardKey, bool], tuple[Unit, ...]] = {}  # `next_units`, kept
 
     def _arrive(self, board: MBoard, move: Move) -> None:
         dest = board_of(move.dest)
@@ -213,7 +217,14 @@ class Results:
 
     def next_units(self, key: BoardKey, retreated: bool = True) -> tuple[Unit, ...]:
         """The units a board's next board starts with: those that did not leave it (moved
-        away, or dislodged and not retreated), and those that arrived from any board."""
+        away, or dislodged and not retreated), and those that arrived from any board.
+        Worked out once per board: a board is asked again for each unit dislodged on it."""
+        found = self._next.get((key, retreated))
+        if found is None:
+            found = self._next[(key, retreated)] = self._next_units(key, retreated)
+        return found
+
+    def _next_units(self, key: BoardKey, retreated: bool) -> tuple[Unit, ...]:
         units = []
         for unit in self.boards[key].position.units:
             here = (key[0], key[1], unit.province)
@@ -232,9 +243,7 @@ class Results:
         failed, and no unit is there after the movement."""
         held = {u.province for u in self.next_units(key, retreated=False)}
         return frozenset(
-            p
-            for (t, n, p), count in self.bounced.items()
-            if (t, n) == key and count > 1 and p not in held
+            p for p, count in self._bounced_on.get(key, ()) if count > 1 and p not in held
         )
 
 
@@ -421,7 +430,7 @@ def _outcome_changed(
     found: set[BoardKey] = set()
     for given in [*new, *again]:
         order, now = given.order, result[given]
-        before = recorded.get(given)
+        before = recorded.get(given) if recorded else None  # a Given hashes slowly
         if isinstance(order, Waive):
             continue
         if isinstance(order, Move):
