@@ -1,9 +1,9 @@
 """Which modules of the judge run compiled, and the switch back to their Python sources.
 
-`pip install -e .` compiles part of the judge with mypyc (setup.py).  With the environment
-variable DIPSAT_PURE set to a non-empty value when `solver` is first imported, every module
-is read from its Python source instead, compiled or not: the reference the compiled build
-is checked against (outputs byte-identical, tests/test_compiled.py and .ci/run)."""
+`pip install -e .` compiles part of the judge with mypyc (setup.py).  With DIPSAT_PURE=1 in
+the environment when `solver` is first imported, every module is read from its Python
+source instead, compiled or not: the reference the compiled build is checked against
+(outputs byte-identical, tests/test_compiled.py and .ci/run)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,20 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-PURE = bool(os.environ.get("DIPSAT_PURE"))
-"""Whether the Python sources were asked for (DIPSAT_PURE)."""
+
+def _asked(value: str) -> bool:
+    """DIPSAT_PURE's value read: 1 asks for the sources, 0 or nothing for the compiled
+    modules; anything else is named on standard error and read as 1 (the sources are the
+    reference)."""
+    if value in ("", "0"):
+        return False
+    if value != "1":
+        print(f"dipsat: DIPSAT_PURE={value!r}: expected 1 or 0; reading 1", file=sys.stderr)
+    return True
+
+
+PURE = _asked(os.environ.get("DIPSAT_PURE", ""))
+"""Whether the Python sources were asked for (DIPSAT_PURE=1)."""
 
 
 class _Sources(importlib.abc.MetaPathFinder):

@@ -155,3 +155,16 @@ def test_the_compiled_judge_gives_the_outputs_of_its_sources(tmp_path):
     pure, none = _outputs(tmp_path / "pure", pure=True)
     assert which and not none  # the two processes did run the two builds
     assert compiled == pure
+
+
+@pytest.mark.parametrize(
+    ("value", "pure", "named"), [("1", True, False), ("0", False, False), ("yes", True, True)]
+)
+def test_dipsat_pure_reads_1_or_0_and_names_anything_else(value, pure, named):
+    script = "import solver.compiled as c; print(c.PURE)"
+    env = {**os.environ, "DIPSAT_PURE": value}
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert run.stdout.strip() == str(pure)
+    assert ("DIPSAT_PURE='yes': expected 1 or 0" in run.stderr) is named

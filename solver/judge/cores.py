@@ -1,11 +1,11 @@
 """The cores of a dependency graph, read off the recorded reads without building a graph.
 
 `depends` maps each decision to the decisions its equation reads.  The cores are its
-strongly connected parts that hold a cycle, each listed before the cores that read it: the
-order `fallback.cores_upstream_first` finds them in on the same graph built with networkx,
-the one a turn with a paradox keeps (tests/test_fallback.py holds the two to the same
-answer).  A turn with a cycle meets these functions every time; most cycles are settled by
-propagation already, so building a graph object for them cost more than settling them.
+strongly connected parts that hold a cycle, each listed before the cores that read it, in
+the order networkx's strongly connected components and level-by-level topological sort give
+on the same graph (tests/test_fallback.py holds the two to the same answer).  A turn with
+a cycle meets these functions every time; most cycles propagation settles already, so
+building a graph object for them cost more than settling them.
 """
 
 from __future__ import annotations

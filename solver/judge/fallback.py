@@ -46,20 +46,9 @@ def _graph(depends: Mapping[Decision, set[Decision]]) -> nx.DiGraph:
 
 def cores_upstream_first(graph: nx.DiGraph) -> list[tuple[Decision, ...]]:
     """The cycles of a dependency graph (its strongly connected parts with a cycle), each
-    before those that read it; none for an acyclic graph."""
-    components = list(nx.strongly_connected_components(graph))
-    if all(len(c) == 1 and not graph.has_edge(*(next(iter(c)),) * 2) for c in components):
-        return []  # acyclic: exactly one solution, nothing to settle core by core
-    condensed = nx.condensation(graph, components)
-    # the graph is built in the turn's fixed decision order, so this order is deterministic
-    order = list(reversed(list(nx.topological_sort(condensed))))
-    cores = []
-    for node in order:
-        members = condensed.nodes[node]["members"]
-        first = next(iter(members))
-        if len(members) > 1 or graph.has_edge(first, first):
-            cores.append(tuple(sorted(members)))
-    return cores
+    before those that read it; none for an acyclic graph (`cores.cores_in_order`, reading
+    the graph's nodes and edges in the order it gives them)."""
+    return cores_in_order({d: list(graph.successors(d)) for d in graph})
 
 
 def settle(

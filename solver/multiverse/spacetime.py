@@ -98,7 +98,6 @@ class SpacetimeBoard:
         self._ranks: dict[BoardKey, int] | None = None
         self._partners: dict[BoardKey, set[BoardKey]] | None = None
         self._names = SpotNames(base)
-        self._plain_names: dict[tuple[str, str | None], str] = {}  # the map's name of a place
 
     def borders(self, a: BoardKey, b: BoardKey) -> bool:
         """Do provinces of these two boards border each other (when the map says so)?"""
@@ -207,17 +206,8 @@ class SpacetimeBoard:
         return self.base.fleet_coasts_towards(plain, there.province)
 
     def location_name(self, location: Location) -> str:
-        """``"b-St Petersburg(nc)@1"``: as the MDATC letter notation writes a place (as
-        `SpotNames` does, the map's name of each place worked out once: a step's outcomes
-        name a unit in the same province on many boards)."""
-        here = location.province
-        if not isinstance(here, Spot):
-            return self._names.location_name(location)
-        plain = self._plain_names.get((here.province, location.coast))
-        if plain is None:
-            plain = self.base.location_name(Location(here.province, location.coast))
-            self._plain_names[(here.province, location.coast)] = plain
-        return f"{timeline_name(here.timeline)}-{plain}@{here.turn}"
+        """``"b-St Petersburg(nc)@1"``: as the MDATC letter notation writes a place."""
+        return self._names.location_name(location)
 
 
 def _pair(a: BoardKey, b: BoardKey) -> tuple[BoardKey, BoardKey]:

@@ -9,7 +9,6 @@ phase) and, once adjudicated, the record of its movement: orders, decisions, out
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any, cast
 from topology import Board, Location
 
 from ..errors import OrderSyntaxError, expect_type
+from ..values.calendar import game_status
 from ..values.decisions import Decision
 from ..values.notation import parse_given, read_order_lines
 from ..values.orders import (
@@ -30,6 +30,7 @@ from ..values.orders import (
     UnitRef,
     Waive,
     apply_board_defaults,
+    named_places,
     timeline_name,
 )
 from ..values.outcomes import Outcome
@@ -395,7 +396,7 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
     """Fill the coordinates an order leaves out: a timeline without a turn means its head;
     an ordered unit without a board is on the only head (with one timeline); the rest follow
     the MDATC default rules (`apply_board_defaults`).  `heads`: `mv.heads()`, if known."""
-    if _full(given.order):
+    if all(p.timeline is not None and p.turn is not None for p in named_places(given.order)):
         return given  # nothing left out: the order stands as written
     heads = mv.heads() if heads is None else heads
 
@@ -413,22 +414,6 @@ def complete(mv: Multiverse, given: Given, heads: Mapping[int, MBoard] | None = 
         here = replace(here, timeline=only.timeline, turn=only.turn)
         order = replace(order, unit=replace(order.unit, place=here))
     return replace(given, order=apply_board_defaults(order, here.timeline, here.turn))
-
-
-def _full(order: Order) -> bool:
-    """Does every place the order names have its timeline and turn (`named_places`, read
-    without making the list: a step asks it of every order)?"""
-    if isinstance(order, Waive):
-        return True
-    place = order.unit.place
-    if place.timeline is None or place.turn is None:
-        return False
-    for name in ("supported", "army"):
-        ref: UnitRef | None = getattr(order, name, None)
-        if ref is not None and (ref.place.timeline is None or ref.place.turn is None):
-            return False
-    dest: Place | None = getattr(order, "dest", None)
-    return dest is None or (dest.timeline is not None and dest.turn is not None)
 
 
 def _recorded(board: MBoard) -> tuple[Given, ...]:
@@ -461,22 +446,11 @@ def board_of(place: Place) -> BoardKey | None:
 
 
 def _boards_named(order: Order) -> set[BoardKey]:
-    """The boards of the places an order names (`named_places`, read without making the
-    list: a step asks it of every order, often more than once)."""
-    if isinstance(order, Waive):
-        return set()
-    place = order.unit.place
-    found = (
-        set() if place.timeline is None or place.turn is None else {(place.timeline, place.turn)}
-    )
-    for name in ("supported", "army"):
-        ref: UnitRef | None = getattr(order, name, None)
-        if ref is not None and ref.place.timeline is not None and ref.place.turn is not None:
-            found.add((ref.place.timeline, ref.place.turn))
-    dest: Place | None = getattr(order, "dest", None)
-    if dest is not None and dest.timeline is not None and dest.turn is not None:
-        found.add((dest.timeline, dest.turn))
-    return found
+    return {
+        (p.timeline, p.turn)
+        for p in named_places(order)
+        if p.timeline is not None and p.turn is not None
+    }
 
 
 def order_links(
@@ -526,11 +500,10 @@ def winner(mv: Multiverse, rules: RuleBook = DATC_2025) -> str | None:
     if best < board.victory:  # no one can have won, whatever the rule (read it only then)
         return None
     if rules.victory is Victory.ANY_HEAD:
-        for head in heads:  # the solo `game_status` finds on the head
-            held = Counter(owner for _, owner in head.position.centres)
-            solo = next((p for p in board.powers if held[p] >= board.victory), None)
-            if solo:
-                return solo
+        for head in heads:
+            status = game_status(head.position)
+            if status.solo:
+                return status.solo
         return None
     leaders = [p for p, n in counts.items() if n == best]
     return leaders[0] if best >= mv.map.victory and len(leaders) == 1 else None
