@@ -22,13 +22,8 @@ from setuptools import Extension, setup
 COMPILED = [
     "solver/judge/legality.py",
     "solver/judge/routes.py",
-    "solver/judge/model.py",
     "solver/judge/cores.py",
-    "solver/judge/propagate.py",
-    "solver/judge/fallback.py",
-    "solver/judge/resolution.py",
     "solver/judge/retreat_options.py",
-    "solver/judge/movement.py",
 ]
 
 TOLERANT = [

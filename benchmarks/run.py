@@ -157,15 +157,14 @@ def section(engine: str, name: str, turns: int) -> Row:
 
 def _propagated(inputs: Sequence[Turn]) -> int:
     """How many of the turns propagation settles on its own, without CP-SAT."""
-    from solver.judge.legality import analyse
-    from solver.judge.model import Structure
+    from solver.judge.movement import judge
     from solver.judge.propagate import propagate
     from solver.values.rules import DATC_2025
 
     count = 0
     for position, orders in inputs:
-        structure = Structure.of(analyse(position, orders, DATC_2025))
-        count += len(propagate(structure, {})[0]) == len(structure.decisions())
+        structure = judge(position, orders, DATC_2025).structure
+        count += len(propagate(structure, {})[0]) == len(structure.decisions)
     return count
 
 
@@ -239,9 +238,9 @@ def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
     """Seconds spent in each stage over the turns, and how many turns the solver saw."""
     from solver.judge.fallback import settle
     from solver.judge.legality import analyse
-    from solver.judge.model import Structure
     from solver.judge.propagate import propagate
     from solver.judge.resolution import resolve
+    from solver.judge.structure import Structure
     from solver.values.calendar import after_movement
     from solver.values.rules import DATC_2025
 
@@ -272,7 +271,7 @@ def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
         spent = (t1 - t0, t2 - t1, t3 - t2, max(0.0, (t4 - t3_fresh) - (t3 - t2)), t5 - t4)
         for stage, seconds in zip(STAGES, spent, strict=True):
             totals[stage] += seconds
-        solved += len(known) < len(structure.decisions())
+        solved += len(known) < len(structure.decisions)
     gc.enable()
     return totals, solved
 

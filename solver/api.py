@@ -20,7 +20,7 @@ from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
 from .judge.checked import Status
-from .judge.legality import analyse
+from .judge.movement import judge
 from .tools.conformance import CaseResult, run_case
 from .tools.explore import CoreReport
 from .tools.explore import explore as _explore
@@ -77,7 +77,7 @@ def _illegal(orders: list[Given], position: Position, rules: RuleBook) -> list[I
     if position.phase.kind is PhaseKind.MOVEMENT:
         return [
             c.reason if c.status is Status.ILLEGAL and isinstance(c.reason, Illegal) else None
-            for c in analyse(position, orders, rules).checked
+            for c in judge(position, orders, rules).checked
         ]
     return [
         o.reason if o.result is Result.ILLEGAL and isinstance(o.reason, Illegal) else None

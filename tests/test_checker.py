@@ -16,11 +16,11 @@ from conftest import ROOT, all_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver.judge.equations as equations
 import solver.judge.legality as legality
-import solver.judge.model as model
 import solver.judge.movement as movement
 import solver.judge.routes as judge_routes
-import solver.multiverse.step as multiverse_step
+import solver.judge.structure as structure
 from solver.checker import check_resolution
 from solver.compiled import compiled_modules
 from solver.cycle.game import advance
@@ -301,7 +301,6 @@ def convoyed_armies_flip_by_convoy(mp):
         return dataclasses.replace(turn, checked=checked, orders=orders)
 
     mp.setattr(movement, "analyse", patched)
-    mp.setattr(multiverse_step, "analyse", patched)
 
 
 def _routes_changed(mp, change):
@@ -310,7 +309,7 @@ def _routes_changed(mp, change):
     def patched(board, origin, dest, fleets):
         return iter(change(list(found(board, origin, dest, fleets))))
 
-    for module in (judge_routes, legality, model):  # each holds its own name for it
+    for module in (judge_routes, legality, structure):  # each holds its own name for it
         mp.setattr(module, "minimal_routes", patched)
 
 
@@ -345,14 +344,14 @@ def no_swap_by_convoy_in_1971(mp):
 def no_head_to_head_battles(mp):
     """No two moves meet head to head: a swap is a circle of two moves, which the backup
     rule of circular movement lets succeed."""
-    found = model.head_to_head
-    mp.setattr(model, "head_to_head", lambda moves, origin: ({}, found(moves, origin)[1]))
+    found = structure.head_to_head
+    mp.setattr(structure, "head_to_head", lambda *facts: ({}, found(*facts)[1]))
 
 
 def no_support_is_protected(mp):
     """The edition's paradox clause (4.A.2) never keeps a convoyed army from cutting a
     support."""
-    mp.setattr(model, "protected", lambda *args: False)
+    mp.setattr(equations, "protected", lambda *args: False)
 
 
 FAULTS = {

@@ -16,11 +16,12 @@ from conftest import ROOT, all_cases
 
 import solver.judge.movement  # noqa: F401 (the judge loaded, compiled or not)
 from solver.compiled import PURE, compiled_modules
+from solver.judge.cpsat import build
 from solver.judge.fallback import settle
 from solver.judge.legality import analyse
-from solver.judge.model import Structure, build
 from solver.judge.propagate import Propagation
 from solver.judge.resolution import resolve
+from solver.judge.structure import Structure
 from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import step
 from solver.tools.crosscheck.generate import random_turn
@@ -74,14 +75,14 @@ def test_each_object_of_the_judge_shows_the_collector_each_reference_once():
         turn = analyse(position, orders, RULE_BOOKS["2025"])
         structure = Structure.of(turn)
         state = Propagation(structure, {})
-        for decision in structure.decisions():
+        for decision in structure.decisions:
             state.evaluate(decision)
         settled = settle(structure)
         roots += [turn, structure, state, build(structure), settled]
         roots.append(resolve(turn, structure, settled, after_movement))
     objects = _judge_objects(roots)
     kinds = {type(o).__name__ for o in objects}
-    assert {"Structure", "Propagation", "TurnModel", "Settlement", "CheckedMove"} <= kinds, kinds
+    assert {"Structure", "Propagation", "CpSatModel", "Settlement", "CheckedMove"} <= kinds, kinds
     for obj in objects:
         held = _attributes(obj)
         shown = Counter(id(r) for r in gc.get_referents(obj))

@@ -9,12 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.judge.cores import cores_in_order, downstream, reads_of
-from solver.judge.legality import analyse
-from solver.judge.model import Structure, build
-from solver.judge.movement import adjudicate
+from solver.judge.cpsat import build
+from solver.judge.movement import adjudicate, judge
 from solver.judge.propagate import propagate
 from solver.tools.crosscheck.generate import random_turn
-from solver.values.decisions import DISLODGED, MOVE, SUPPORT
 
 CASES = {c.id: c for c in all_cases()}
 
@@ -52,7 +50,7 @@ def test_cycles_with_one_resolution_are_not_paradoxes(case_id):
 
 def test_model_variables_are_named_after_orders():
     case = CASES["6.A.11"]
-    structure = Structure.of(analyse(case.position, [o.given for o in case.movement.orders]))
+    structure = judge(case.position, [o.given for o in case.movement.orders]).structure
     turn_model = build(structure)  # keep the model alive while its proto is read
     names = {v.name for v in turn_model.model.model_proto.variables}
     assert "move[A Vienna - Tyrolia]" in names
@@ -78,9 +76,8 @@ def _networkx_cores(reads):
 @st.composite
 def dependency_reads(draw):
     """A turn's reads: each decision with the decisions it reads, in sorted order."""
-    kinds = [MOVE, SUPPORT, DISLODGED]
     count = draw(st.integers(1, 14))
-    decisions = [(kinds[i % 3], f"p{i // 3}") for i in range(count)]
+    decisions = list(range(count))
     order = draw(st.permutations(decisions))
     return {d: sorted(set(draw(st.lists(st.sampled_from(decisions), max_size=3)))) for d in order}
 
@@ -99,7 +96,7 @@ def test_the_cores_of_real_turns_come_in_the_order_networkx_finds_them():
     seen = 0
     for i in range(300):
         position, orders = random_turn(f"cores-{i}", units=(30, 34))
-        structure = Structure.of(analyse(position, orders))
+        structure = judge(position, orders).structure
         reads = reads_of(propagate(structure, {})[1])
         seen += bool(_networkx_cores(reads))
         assert cores_in_order(reads) == _networkx_cores(reads)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from solver.formats.cases import case_files, read_cases
+from solver.judge.cpsat import build
 from solver.judge.fallback import settle
-from solver.judge.legality import analyse
-from solver.judge.model import Structure, build
+from solver.judge.movement import judge
 from solver.judge.propagate import propagate
 from solver.judge.solve import SolverConfig
 from solver.tools.crosscheck.generate import random_turn
@@ -37,12 +37,12 @@ TURNS = list(_turns())
 def test_propagation_gives_the_solver_path_answers(book: str) -> None:
     settled_alone = 0
     for position, orders in TURNS:
-        structure = Structure.of(analyse(position, orders, RULE_BOOKS[book]))
+        structure = judge(position, orders, RULE_BOOKS[book]).structure
         fast, slow = settle(structure, FAST), settle(structure, SLOW)
         assert fast.values == slow.values and list(fast.values) == list(slow.values)
         assert fast.cores == slow.cores and fast.forced == slow.forced
         known, _ = propagate(structure, {})
-        settled_alone += len(known) == len(structure.decisions())
+        settled_alone += len(known) == len(structure.decisions)
     # propagation does most of the work, and paradoxes still reach the solver
     assert len(TURNS) // 2 < settled_alone < len(TURNS)
 
@@ -52,7 +52,7 @@ def test_propagation_records_the_reads_build_records(book: str) -> None:
     """Propagation puts what it finds to use at once, but for the kinds whose values change
     what an equation reads: the dependencies it reports are the model's all the same."""
     for position, orders in TURNS:
-        structure = Structure.of(analyse(position, orders, RULE_BOOKS[book]))
+        structure = judge(position, orders, RULE_BOOKS[book]).structure
         assert propagate(structure, {})[1] == build(structure).depends
 
 

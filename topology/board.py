@@ -23,7 +23,9 @@ class Board:
 
     __slots__ = (
         "_army",
+        "_army_next",
         "_fleet",
+        "_fleet_next",
         "_locations",
         "_neighbours",
         "_power_index",
@@ -58,6 +60,8 @@ class Board:
     _locations: tuple[Location, ...]
     _army: nx.Graph
     _fleet: nx.Graph
+    _army_next: Mapping[str, frozenset[str]]  # province -> where an army there may move
+    _fleet_next: Mapping[tuple[str, str | None], Mapping[str, tuple[str | None, ...]]]
     _province_graph: nx.Graph
     _neighbours: Mapping[str, frozenset[str]]
 
@@ -150,6 +154,26 @@ class Board:
             self,
             "_neighbours",
             MappingProxyType({c: frozenset(merged.adj[c]) for c in sorted(merged)}),
+        )
+        # the questions legality asks for every order, answered once: plain tables
+        _set(self, "_army_next", {c: frozenset(army.adj[c]) for c in sorted(army)})
+        reach: dict[tuple[str, str | None], dict[str, list[str | None]]] = {}
+        for node in sorted(fleet):
+            here = Location.parse(node)
+            towards = reach.setdefault((here.province, here.coast), {})
+            for other in sorted(fleet.adj[node]):
+                there = Location.parse(other)
+                towards.setdefault(there.province, []).append(there.coast)
+        _set(
+            self,
+            "_fleet_next",
+            {
+                src: {
+                    dest: tuple(c for c in (by_code[dest].coasts or (None,)) if c in coasts)
+                    for dest, coasts in towards.items()
+                }
+                for src, towards in reach.items()
+            },
         )
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -284,7 +308,8 @@ class Board:
 
     def army_adjacent(self, a: str, b: str) -> bool:
         """True if an army can move from province ``a`` to province ``b``."""
-        return bool(self._army.has_edge(a, b))
+        near = self._army_next.get(a)
+        return near is not None and b in near
 
     def fleet_adjacent(self, a: Location, b: Location) -> bool:
         """True if a fleet can move from location ``a`` to location ``b``."""
@@ -296,9 +321,8 @@ class Board:
         ``("nc", "sc")`` from mao to spa, ``("sc",)`` from lyo to spa,
         ``(None,)`` for a reachable province without split coasts, ``()`` if none.
         """
-        dest = self.province(dest_province)
-        targets = [Location(dest.code, c) for c in dest.coasts] or [Location(dest.code)]
-        return tuple(t.coast for t in targets if self.fleet_adjacent(src, t))
+        self.province(dest_province)  # an unknown province is an error, as it was
+        return self._fleet_next.get((src.province, src.coast), {}).get(dest_province, ())
 
     def distances_to(self, sources: Iterable[str]) -> dict[str, int]:
         """Steps from each province to the nearest of ``sources`` on the province graph.

@@ -12,22 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Set
 
-from ..values.decisions import Decision
+Reads = dict[int, list[int]]
+"""Each decision (by number, `solver.judge.structure`) with the decisions of the turn it
+reads, in order."""
 
-Reads = dict[Decision, list[Decision]]
-"""Each decision with the decisions of the turn it reads, in sorted order."""
 
-
-def reads_of(depends: Mapping[Decision, Set[Decision]]) -> Reads:
+def reads_of(depends: Mapping[int, Set[int]]) -> Reads:
     """The reads within the turn, in sorted order (never in set order, which changes with
     the interpreter's hash seed)."""
     return {d: [r for r in sorted(reads) if r in depends] for d, reads in depends.items()}
 
 
-def is_cyclic(depends: Mapping[Decision, Set[Decision]]) -> bool:
+def is_cyclic(depends: Mapping[int, Set[int]]) -> bool:
     """Does some decision depend on itself?  A depth-first search: a read that is still on
     the search path closes a cycle."""
-    done: set[Decision] = set()
+    done: set[int] = set()
     for root in depends:
         if root in done:
             continue
@@ -49,14 +48,14 @@ def is_cyclic(depends: Mapping[Decision, Set[Decision]]) -> bool:
     return False
 
 
-def components(reads: Reads) -> list[list[Decision]]:
+def components(reads: Reads) -> list[list[int]]:
     """The strongly connected parts, each completed after every part it reads (Tarjan's
     depth-first search, from the decisions in turn order, along their reads in order)."""
-    number: dict[Decision, int] = {}
-    low: dict[Decision, int] = {}
-    path: list[Decision] = []
-    on_path: set[Decision] = set()
-    found: list[list[Decision]] = []
+    number: dict[int, int] = {}
+    low: dict[int, int] = {}
+    path: list[int] = []
+    on_path: set[int] = set()
+    found: list[list[int]] = []
     for root in reads:
         if root in number:
             continue
@@ -92,7 +91,7 @@ def components(reads: Reads) -> list[list[Decision]]:
     return found
 
 
-def cores_in_order(reads: Reads) -> list[tuple[Decision, ...]]:
+def cores_in_order(reads: Reads) -> list[tuple[int, ...]]:
     """The cores, each before those that read it (see the module docstring): the parts in
     the order of a level-by-level topological sort of the parts, from the parts nothing
     reads, reversed."""
@@ -127,9 +126,9 @@ def cores_in_order(reads: Reads) -> list[tuple[Decision, ...]]:
     ]
 
 
-def downstream(reads: Reads, start: Decision) -> set[Decision]:
+def downstream(reads: Reads, start: int) -> set[int]:
     """The decisions `start` reads, however indirectly (itself only through a cycle)."""
-    seen: set[Decision] = set()
+    seen: set[int] = set()
     todo = list(reads[start])
     while todo:
         d = todo.pop()

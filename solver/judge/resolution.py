@@ -3,19 +3,9 @@ dislodged units with their retreats, the standoffs and the next position."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
-from ..values.decisions import (
-    CONVOY,
-    DISLODGED,
-    MOVE,
-    ORDER_KINDS,
-    PATH,
-    SEA,
-    SUPPORT,
-    Decision,
-    DecisionKind,
-)
+from ..values.decisions import Decision
 from ..values.orders import Hold
 from ..values.outcomes import (
     BackupRule,
@@ -31,9 +21,10 @@ from ..values.outcomes import (
 from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Core, Resolution, Retreating
 from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
-from .fallback import Settlement
-from .model import Structure, cuts
+from .equations import cuts
+from .fallback import CoreFound, Settlement
 from .retreat_options import retreating
+from .structure import R_CONVOY, R_DISLODGED, R_MOVE, R_PATH, R_SEA, R_SUPPORT, Structure
 
 NextPosition = Callable[
     [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]], Position
@@ -54,19 +45,45 @@ def as_it_stands(
     return before.derive(before.phase, units, (), dislodged, standoffs)
 
 
-class _Decided:
-    """The settled value of each decision, read as the outcomes need it."""
+class Decided:
+    """The settled value of each decision of a turn, read by kind and unit."""
 
-    def __init__(self, s: Structure, values: Mapping[Decision, bool]) -> None:
+    __slots__ = ("convoy0", "dislodged0", "move0", "path0", "s", "sea0", "support0", "values")
+
+    def __init__(self, s: Structure, values: Mapping[int, bool]) -> None:
         self.s = s
         # with what is known without deciding (a move over land has its path): one table
-        self.values = {**s.trivial, **values}
+        table = [False] * (6 * s.count)
+        for known in (s.trivial, values):
+            for d, v in known.items():
+                table[d] = v
+        self.values = table
+        count = s.count
+        self.move0, self.path0, self.sea0 = R_MOVE * count, R_PATH * count, R_SEA * count
+        self.support0, self.convoy0 = R_SUPPORT * count, R_CONVOY * count
+        self.dislodged0 = R_DISLODGED * count
 
-    def __call__(self, kind: DecisionKind, p: str) -> bool:
-        return self.values.get((kind, p), False)
+    def moved(self, u: int) -> bool:
+        return u in self.s.moves and self.values[self.move0 + u]
 
-    def moved(self, p: str) -> bool:
-        return p in self.s.moves and self(MOVE, p)
+
+def decision_values(s: Structure, values: Mapping[int, bool]) -> dict[Decision, bool]:
+    """Decisions by number as the values users see, in the same order."""
+    value = s.value
+    return {value(d): v for d, v in values.items()}
+
+
+def cores_of(s: Structure, found: Sequence[CoreFound]) -> tuple[Core, ...]:
+    """The cores met, as the values users see, each decision named after its order."""
+    return tuple(
+        Core(
+            tuple(s.value(d) for d in c.decisions),
+            c.solutions,
+            c.rule,
+            tuple(s.label(d) for d in c.decisions),
+        )
+        for c in found
+    )
 
 
 def resolve(
@@ -75,72 +92,83 @@ def resolve(
     """Turn the settled decisions into outcomes, dislodgements and the position `then`
     makes of what stands after the movement."""
     s = structure
-    decided = _Decided(s, settlement.values)
+    decided = Decided(s, settlement.values)
     dislodger = dislodgers(s, decided)
     units, occupied = standing(s, decided, dislodger)
     empty = standoffs(s, decided, occupied)
-    retreating = retreats(turn, s, decided, dislodger, units, empty)
-    paradox_of = {d: c for c in settlement.cores if c.is_paradox for d in c.decisions}
-    destroyed = {r.unit.province for r in retreating if not r.options}
+    retreats_found = retreats(turn, s, decided, dislodger, units, empty)
+    cores = cores_of(s, settlement.cores)
+    paradox_of = {
+        d: core
+        for found, core in zip(settlement.cores, cores, strict=True)
+        if core.is_paradox
+        for d in found.decisions
+    }
+    destroyed = {s.number[r.unit.province] for r in retreats_found if not r.options}
     outcomes = tuple(
         outcome_of(checked, s, decided, dislodger, destroyed, paradox_of)
         for checked in turn.checked
     )
-    dislodged = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreating)
+    dislodged = tuple(DislodgedUnit(r.unit, r.attacker_from, r.by_convoy) for r in retreats_found)
     return Resolution(
         position=turn.position,
         orders=tuple(c.given for c in turn.checked),
         rules=turn.rules,
         outcomes=outcomes,
         after=then(turn.position, units, dislodged, empty),
-        values=dict(settlement.values),
-        cores=settlement.cores,
-        forced=settlement.forced,
-        dislodged=retreating,
+        values=decision_values(s, settlement.values),
+        cores=cores,
+        forced=decision_values(s, settlement.forced),
+        dislodged=retreats_found,
         standoffs=empty,
-        recorded=dict(settlement.recorded),
+        recorded=decision_values(s, settlement.recorded),
     )
 
 
-def dislodgers(s: Structure, decided: _Decided) -> dict[str, str]:
-    """Each dislodged unit's province, with the province of the unit that came in."""
+def dislodgers(s: Structure, decided: Decided) -> dict[int, int]:
+    """Each dislodged unit, with the unit that came in."""
+    values, move0, dislodged0 = decided.values, decided.move0, decided.dislodged0
     return {
-        p: next(m for m in s.attackers[p] if decided(MOVE, m))
-        for p in s.unit_at
-        if decided(DISLODGED, p)
+        u: next(m for m in s.attackers[s.keys[u]] if values[move0 + m])
+        for u in range(s.count)
+        if values[dislodged0 + u]
     }
 
 
 def standing(
-    s: Structure, decided: _Decided, dislodger: Mapping[str, str]
+    s: Structure, decided: Decided, dislodger: Mapping[int, int]
 ) -> tuple[tuple[Unit, ...], set[str]]:
     """The units left on the board after the movement, and the provinces they occupy."""
     units = []
     occupied = set()
-    for p, unit in s.unit_at.items():
-        if p in dislodger:
+    for u, unit in enumerate(s.units):
+        if u in dislodger:
             continue
-        if decided.moved(p):
-            loc = s.moves[p].dest
+        if decided.moved(u):
+            loc = s.moves[u].dest
             units.append(Unit(loc, unit.type, unit.power))
             occupied.add(loc.province)
         else:
             units.append(unit)
-            occupied.add(p)
+            occupied.add(s.keys[u])
     return tuple(units), occupied
 
 
-def standoffs(s: Structure, decided: _Decided, occupied: set[str]) -> frozenset[str]:
+def standoffs(s: Structure, decided: Decided, occupied: set[str]) -> frozenset[str]:
     """Provinces left empty although a unit with a path tried to enter and was not beaten in
     a head-to-head battle: no retreat may go there (DATC 4.A.6, 6.H.11)."""
     found = set()
+    values = decided.values
     for q, movers in s.attackers.items():
         if q in occupied:
             continue
         for m in movers:
-            by_sea = any(decided(SEA, x) for x in (m, s.opposing.get(m)) if x in s.fallback)
-            beaten = m in s.opposing and decided(MOVE, s.opposing[m]) and not by_sea
-            if decided(PATH, m) and not beaten and not decided(MOVE, m):
+            other = s.opposing.get(m)
+            by_sea = any(
+                values[decided.sea0 + x] for x in (m, other) if x is not None and x in s.fallback
+            )
+            beaten = other is not None and values[decided.move0 + other] and not by_sea
+            if values[decided.path0 + m] and not beaten and not values[decided.move0 + m]:
                 found.add(q)
     return frozenset(found)
 
@@ -148,8 +176,8 @@ def standoffs(s: Structure, decided: _Decided, occupied: set[str]) -> frozenset[
 def retreats(
     turn: Turn,
     s: Structure,
-    decided: _Decided,
-    dislodger: Mapping[str, str],
+    decided: Decided,
+    dislodger: Mapping[int, int],
     units: tuple[Unit, ...],
     empty: frozenset[str],
 ) -> tuple[Retreating, ...]:
@@ -158,50 +186,54 @@ def retreats(
         return ()
     after = turn.position.derive(turn.position.phase, units, (), (), empty)
     found = []
-    for p, m in sorted(dislodger.items()):
-        by_sea = s.moves[m].by_convoy or (m in s.fallback and decided(SEA, m))
-        found.append(retreating(after, DislodgedUnit(s.unit_at[p], m, by_sea), turn.rules))
+    for u, m in sorted(dislodger.items()):
+        by_sea = s.moves[m].by_convoy or (m in s.fallback and decided.values[decided.sea0 + m])
+        found.append(retreating(after, DislodgedUnit(s.units[u], s.keys[m], by_sea), turn.rules))
     return tuple(found)
 
 
 def outcome_of(
     checked: Checked,
     s: Structure,
-    decided: _Decided,
-    dislodger: Mapping[str, str],
-    destroyed: set[str],
-    paradox_of: Mapping[Decision, Core],
+    decided: Decided,
+    dislodger: Mapping[int, int],
+    destroyed: set[int],
+    paradox_of: Mapping[int, Core],
 ) -> Outcome:
     """The outcome of one submitted order, with its reason."""
-    p = checked.unit.province if checked.unit is not None else None
-    is_dislodged = p is not None and p in dislodger
-    is_destroyed = is_dislodged and p in destroyed
+    u = s.number[checked.unit.location.province] if checked.unit is not None else None
+    is_dislodged = u is not None and u in dislodger
+    is_destroyed = is_dislodged and u in destroyed
     if checked.status is Status.ILLEGAL:
         return Outcome(checked.given, Result.ILLEGAL, is_dislodged, is_destroyed, checked.reason)
     if checked.status is Status.INVALID:
         return Outcome(checked.given, Result.INVALID, is_dislodged, is_destroyed, checked.reason)
-    assert p is not None
-    unresolved = _unresolved(checked, s, p, paradox_of) if paradox_of else None
+    assert u is not None
+    unresolved = _unresolved(checked, s, u, paradox_of) if paradox_of else None
     if unresolved is not None:  # its fate is as unknown as its result
         return Outcome(checked.given, Result.UNRESOLVED, reason=unresolved)
-    result, reason = _result(checked, s, decided, p, paradox_of)
+    result, reason = _result(checked, s, decided, u, paradox_of)
     if reason is None and is_dislodged and result in _FAILS_BY_DISLODGEMENT:
-        reason = DislodgedBy(s.names[dislodger[p]])
+        reason = DislodgedBy(s.names[dislodger[u]])
     return Outcome(checked.given, result, is_dislodged, is_destroyed, reason)
 
 
 _FAILS_BY_DISLODGEMENT = (Result.STANDS, Result.CUT, Result.DISRUPTED)
 """Results whose reason, when no other is given, is the dislodgement."""
 
+_ORDER_RANKS = (R_MOVE, R_PATH, R_SEA, R_SUPPORT, R_CONVOY)
+"""The kinds that decide an order's own success (DISLODGED is about the unit), in the
+order they are looked up."""
+
 
 def _unresolved(
-    checked: Checked, s: Structure, p: str, paradox_of: Mapping[Decision, Core]
+    checked: Checked, s: Structure, u: int, paradox_of: Mapping[int, Core]
 ) -> ParadoxRule | None:
     """The unresolved paradox the order in force lies on, if any."""
-    if s.order_of.get(p) is not checked:
+    if s.order_of[u] is not checked:
         return None
-    for kind in ORDER_KINDS:
-        core = paradox_of.get((kind, p))
+    for rank in _ORDER_RANKS:
+        core = paradox_of.get(rank * s.count + u)
         if core is not None and core.unresolved:
             return ParadoxRule(core.rule, core.labels)
     return None
@@ -210,41 +242,46 @@ def _unresolved(
 def _result(
     checked: Checked,
     s: Structure,
-    decided: _Decided,
-    p: str,
-    paradox_of: Mapping[Decision, Core],
+    decided: Decided,
+    u: int,
+    paradox_of: Mapping[int, Core],
 ) -> tuple[Result, Reason | None]:
     """The result of an order in force, and its reason (None: whatever dislodged it)."""
+    values = decided.values
     match checked:
         case CheckedMove():
-            core = (paradox_of.get((MOVE, p)) or paradox_of.get((PATH, p))) if paradox_of else None
-            if decided(MOVE, p):
+            core = (
+                (paradox_of.get(decided.move0 + u) or paradox_of.get(decided.path0 + u))
+                if paradox_of
+                else None
+            )
+            if values[decided.move0 + u]:
                 if core is not None and core.rule is BackupRule.CIRCULAR_MOVEMENT:
                     return Result.SUCCEEDS, ParadoxRule(core.rule, core.labels)
                 return Result.SUCCEEDS, None
             if not checked.reachable:
                 return Result.FAILS, checked.reason
-            if not decided(PATH, p):
+            if not values[decided.path0 + u]:
                 return Result.FAILS, ParadoxRule(core.rule, core.labels) if core else NoPath()
             q = checked.dest.province
-            blockers = [s.names[r] for r in s.attackers[q] if r != p]
-            if q in s.unit_at:
-                blockers.insert(0, s.names[q])
+            blockers = [s.names[r] for r in s.attackers[q] if r != u]
+            at = s.number.get(q)
+            if at is not None:
+                blockers.insert(0, s.names[at])
             return Result.FAILS, Bounced(tuple(blockers))
         case CheckedSupport():
-            if decided(SUPPORT, p):
+            if values[decided.support0 + u]:
                 return Result.GIVEN, None
-            aim = checked.dest.province if checked.dest is not None else checked.target
             cutters = tuple(
                 s.names[m]
-                for m in s.attackers.get(p, ())
-                if cuts(s, m, p, aim) and decided(PATH, m)
+                for m in s.attackers.get(s.keys[u], ())
+                if cuts(s, m, u) and values[decided.path0 + m]
             )
             return Result.CUT, CutBy(cutters) if cutters else None
         case CheckedConvoy():
-            if decided(CONVOY, p):
+            if values[decided.convoy0 + u]:
                 return Result.AVAILABLE, None
-            core = paradox_of.get((CONVOY, p))
+            core = paradox_of.get(decided.convoy0 + u)
             return Result.DISRUPTED, ParadoxRule(core.rule, core.labels) if core else None
     if isinstance(checked.order, Hold):
         return Result.STANDS, None

@@ -29,7 +29,8 @@ from dataclasses import dataclass, replace
 from topology import Location, UnitType
 
 from ..cycle.retreats import adjudicate_retreats
-from ..judge.legality import analyse
+from ..judge.movement import judge
+from ..judge.resolution import as_it_stands
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
@@ -51,7 +52,7 @@ from ..values.outcomes import Outcome, Result
 from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
 from ..values.resolution import Resolution
 from ..values.rules import ForkWhen, PastResults, PastRetreats, RepeatFork, RuleBook, Winters
-from .joint import resolve_parts, settle_parts
+from .joint import board_groups
 from .pause import order_key, plain, record_retreats, sort_orders
 from .spacetime import Reach, spacetime_board
 from .state import (
@@ -366,8 +367,8 @@ def movement(
     base = boards[min(heads)].position.map
     links = order_links(every, joint, every)
     st_board = spacetime_board(base, joint, mv.origin_map(), links, Reach.of(rules))
-    turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
-    resolution = resolve_parts(settle_parts(turn, config, {}))
+    judged = judge(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
+    resolution = judged.settle(config, {}, board_groups(st_board)).resolution(as_it_stands)
     result = dict(zip(every, resolution.outcomes, strict=True))
     for g, hold in stays_illegal.items():  # the old result, with the unit's fate now
         fate = result.pop(hold)

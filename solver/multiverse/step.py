@@ -29,7 +29,8 @@ from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
 from ..judge.checked import CheckedMove, Turn, destination
-from ..judge.legality import analyse
+from ..judge.movement import Settled, judge
+from ..judge.resolution import as_it_stands
 from ..judge.retreat_options import retreating
 from ..judge.solve import SolverConfig
 from ..values.calendar import after_movement
@@ -57,7 +58,7 @@ from ..values.rules import (
     Winters,
 )
 from . import rewritten
-from .joint import Settled, resolve_parts, settle_parts
+from .joint import board_groups
 from .pause import held_retreats
 from .retreating import retreat_options
 from .rewritten import same_contents
@@ -313,14 +314,13 @@ def _movement(
         turn, parted, history, context, every = _joint_turn(
             boards, heads, past, givens, named, origins, rules, config
         )
-        settled = parted.settled
         # A board only brought in with its record fixed must be adjudicated again when a
         # re-adjudicated order that reaches into it comes out differently from its record.
-        spilled = _spilled(turn, settled.values, boards, past, context)
+        spilled = _spilled(turn, parted.values, boards, past, context)
         if not spilled:
             break
         past |= spilled
-    resolution = resolve_parts(parted)
+    resolution = parted.resolution(as_it_stands)
 
     index = {g: i for i, g in enumerate(every)} if history else {}
     revised = tuple(resolution.outcomes[index[g]] for g in history)
@@ -411,8 +411,7 @@ def _rewritten(
     taking part, every order adjudicated again keeping its new result (decisions fixed from
     the record keep theirs); a past board adjudicated again also records the new orders
     that acted on it, as a head does."""
-    settled = parted.settled
-    fresh = {d: v for d, v in resolution.values.items() if d not in settled.recorded}
+    fresh = {d: v for d, v in resolution.values.items() if d not in resolution.recorded}
     redone = {d[1] for d in fresh}  # the spots of units whose orders were decided afresh
     index = {g: i for i, g in enumerate(every)}
     acting = _records(resolution, parted, past, count)  # the `count` new orders acting on each
@@ -514,12 +513,14 @@ def _joint_turn(
     # Each board's units were checked on its position: on the joint board they are not
     # checked again (an empty position is, and derives the joint one).
     joint_position = Position(SPRING_1901, board=st_board).derive(SPRING_1901, units)
-    turn = analyse(joint_position, every, rules)
+    judged = judge(joint_position, every, rules)
+    turn = judged.turn
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     if fixed:
         free = _acting_on(turn, touched)
         fixed = {d: v for d, v in fixed.items() if d not in free}
-    return _Joint(turn, settle_parts(turn, config, fixed), history, context, every)
+    settled = judged.settle(config, fixed, board_groups(st_board))
+    return _Joint(turn, settled, history, context, every)
 
 
 def _spilled(
@@ -642,24 +643,15 @@ def _records(
             mine[here].append(i)
         if there != here and there in mine:
             mine[there].append(i)
-    # A group of one board holds its decisions, in the order the whole turn's are in
-    # (sorted, then those kept from history): copied, not sorted out again.
-    alone = {
-        key: part.settled.values
-        for part in parted.parts
-        if part.places is not None and len(part.boards) == 1
-        for key in part.boards
-    }
-    decisions: dict[BoardKey, dict[Decision, bool]] = {
-        k: dict(alone[k]) for k in heads if k in alone
-    }
-    rest: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads if k not in alone}
-    for d, v in resolution.values.items() if rest else ():
+    # Each head's decisions, in the order the whole turn's are in (sorted, then those kept
+    # from history).
+    decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
+    rest = decisions
+    for d, v in resolution.values.items():
         at: Spot = d[1]  # type: ignore[assignment]
         on = rest.get(at.board)
         if on is not None:
             on[d] = v
-    decisions.update(rest)
     return {
         key: Record(
             tuple(turn.checked[i].given for i in indices),

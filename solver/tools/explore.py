@@ -16,12 +16,9 @@ from typing import Any
 import networkx as nx
 
 from ..formats.cases import Case
-from ..judge.fallback import cores_upstream_first, dependency_graph, settle
-from ..judge.legality import analyse
-from ..judge.model import Structure, build
-from ..judge.movement import adjudicate
+from ..judge.movement import adjudicate, judge
 from ..judge.resolution import as_it_stands
-from ..judge.solve import SolverConfig, current_config, solutions
+from ..judge.solve import SolverConfig, current_config
 from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
 from ..values.outcomes import BackupRule
@@ -125,16 +122,15 @@ def explore(
     """Lay out every core of the turn under `rules` (legality and equations) and what each
     edition makes of it."""
     config = config or current_config()
-    turn = analyse(position, orders, rules)
-    structure = Structure.of(turn)
-    settled = settle(structure, config, recorded)
-    graph = dependency_graph(build(structure, settled.recorded))
+    judged = judge(position, orders, rules)
+    settled = judged.settle(config, recorded)
+    graph = judged.dependencies(settled.recorded)
     by_edition = {
         name: adjudicate(position, orders, book, config, recorded, as_it_stands)
         for name, book in editions.items()
     }
     reports = []
-    for core in cores_upstream_first(graph):
+    for core in judged.cores(settled.recorded):
         if set(core) <= settled.recorded.keys():
             continue
         upstream = nx.descendants(graph, core[0]) - set(core)
@@ -142,17 +138,17 @@ def explore(
         fixed = {d: v for d, v in settled.values.items() if d in cyclic}
         fixed.update(settled.recorded)
         scope = (set(core) | upstream) - fixed.keys()
-        found = solutions(build(structure, fixed, sorted(scope)), MAX_RESOLUTIONS, config)
+        found = judged.resolutions(fixed, scope, MAX_RESOLUTIONS, config)
         capped = len(found) >= MAX_RESOLUTIONS
         resolutions = () if capped else tuple({d: s[d] for d in core} for s in found)
         unique = list(dict.fromkeys(tuple(sorted(r.items())) for r in resolutions))
         resolutions = tuple(dict(r) for r in unique)
-        labels = tuple(structure.label(d) for d in core)
+        labels = tuple(judged.label(d) for d in core)
         order_texts = tuple(
             sorted(
                 {
                     str(checked.given)  # with its power: "France: A Brest - London"
-                    for checked in (structure.order_of.get(p) for _, p in core)
+                    for checked in (judged.order_in_force(p) for _, p in core)
                     if checked is not None
                 }
             )

@@ -7,10 +7,9 @@ from typing import Any
 
 import networkx as nx
 
-from ...judge.checked import Checked, Status, destination
-from ...judge.fallback import dependency_graph
-from ...judge.legality import analyse
-from ...judge.model import Structure, build
+from ...judge.checked import Checked, CheckedMove, CheckedSupport, Status, destination
+from ...judge.movement import judge
+from ...judge.structure import Structure
 from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
 from ...values.outcomes import Illegality, Invalidity
 from ...values.position import Position
@@ -54,9 +53,10 @@ def classify(
 ) -> str:
     """The kind of the first differing decision, in dependency order, with what makes it
     special (head-to-head, convoy, coast, a support against one's own unit, ...)."""
-    turn = analyse(position, orders, rules)
-    structure = Structure.of(turn)
-    graph = dependency_graph(build(structure))
+    judged = judge(position, orders, rules)
+    turn = judged.turn
+    structure = _ByProvince(judged.structure)
+    graph = judged.dependencies()
     # (kind, province) as plain strings; equal to the graph's (DecisionKind, province) nodes
     differing: list[tuple[str, str]] = []
     touched = set()
@@ -158,7 +158,22 @@ def _why(checked: Checked) -> str:
     return _WHY.get(reason.code, reason.why)
 
 
-def _feature(s: Structure, decision: tuple[str, str]) -> str:
+class _ByProvince:
+    """A turn's structure with its units named by province, as disagreements name them."""
+
+    def __init__(self, s: Structure) -> None:
+        keys = s.keys
+        self.unit_at = dict(zip(keys, s.units, strict=True))
+        self.order_of = {keys[u]: c for u, c in enumerate(s.order_of)}
+        self.moves: dict[str, CheckedMove] = {keys[m]: c for m, c in s.moves.items()}
+        self.supports: dict[str, CheckedSupport] = {keys[p]: c for p, c in s.supports.items()}
+        self.attackers = {q: [keys[m] for m in ms] for q, ms in s.attackers.items()}
+        self.move_supports = {keys[m]: [keys[p] for p in ps] for m, ps in s.move_supports.items()}
+        self.opposing = {keys[m]: keys[q] for m, q in s.opposing.items()}
+        self.routes = {keys[m] for m in s.routes}
+
+
+def _feature(s: _ByProvince, decision: tuple[str, str]) -> str:
     kind, p = decision
     if kind == "move" and p in s.moves:
         move = s.moves[p]
