@@ -20,79 +20,186 @@ file); `read_cases` reads case files; a `Multiverse` steps 5D Diplomacy.  docs/a
 tour, and its reference lists every name.
 """
 
-from topology import Board, Kind, Location, UnitType, load_board, standard, variant
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import compiled  # noqa: F401 (first: DIPSAT_PURE chooses the sources)
-from .api import (
-    Orders,
-    adjudicate,
-    adjudicate_many,
-    check,
-    explore,
-    fit_rules,
-    influence,
-    parse_orders,
-    read_cases,
-    solve_rules,
-)
-from .errors import (
-    CaseFormatError,
-    DipsatError,
-    IllegalOrderError,
-    OrderSyntaxError,
-    PositionError,
-    SaveFileError,
-)
-from .formats.cases import Case
-from .formats.rulebooks import rule_book
-from .judge.solve import SolverTimeout, time_limit
-from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
-from .tools.conformance import CaseResult, Failure
-from .tools.explore import CoreReport, EditionChoice
-from .tools.rulesearch.fit import Fit
-from .tools.rulesearch.influence import CaseInfluence
-from .tools.rulesearch.solve import Solution
-from .values.decisions import Decision, DecisionKind
-from .values.orders import (
-    Build,
-    Convoy,
-    Disband,
-    Given,
-    Hold,
-    Move,
-    Order,
-    Place,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    UnitRef,
-    Waive,
-)
-from .values.outcomes import (
-    BackupRule,
-    Bounced,
-    CutBy,
-    DislodgedBy,
-    Illegal,
-    Illegality,
-    Invalid,
-    Invalidity,
-    NoPath,
-    Outcome,
-    ParadoxRule,
-    Reason,
-    Result,
-)
-from .values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
-from .values.resolution import (
-    AdjustmentResolution,
-    Core,
-    PhaseResolution,
-    Resolution,
-    Retreating,
-    RetreatResolution,
-)
-from .values.rules import EDITIONS, RULE_BOOKS, RuleBook
+
+if TYPE_CHECKING:
+    from topology import Board, Kind, Location, UnitType, load_board, standard, variant
+
+    from .api import (
+        Orders,
+        adjudicate,
+        adjudicate_many,
+        check,
+        explore,
+        fit_rules,
+        influence,
+        parse_orders,
+        read_cases,
+        solve_rules,
+    )
+    from .errors import (
+        CaseFormatError,
+        DipsatError,
+        IllegalOrderError,
+        OrderSyntaxError,
+        PositionError,
+        SaveFileError,
+    )
+    from .formats.cases import Case
+    from .formats.rulebooks import rule_book
+    from .judge.solve import SolverTimeout, time_limit
+    from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
+    from .tools.conformance import CaseResult, Failure
+    from .tools.explore import CoreReport, EditionChoice
+    from .tools.rulesearch.fit import Fit
+    from .tools.rulesearch.influence import CaseInfluence
+    from .tools.rulesearch.solve import Solution
+    from .values.decisions import Decision, DecisionKind
+    from .values.orders import (
+        Build,
+        Convoy,
+        Disband,
+        Given,
+        Hold,
+        Move,
+        Order,
+        Place,
+        Retreat,
+        SupportHold,
+        SupportMove,
+        UnitRef,
+        Waive,
+    )
+    from .values.outcomes import (
+        BackupRule,
+        Bounced,
+        CutBy,
+        DislodgedBy,
+        Illegal,
+        Illegality,
+        Invalid,
+        Invalidity,
+        NoPath,
+        Outcome,
+        ParadoxRule,
+        Reason,
+        Result,
+    )
+    from .values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
+    from .values.resolution import (
+        AdjustmentResolution,
+        Core,
+        PhaseResolution,
+        Resolution,
+        Retreating,
+        RetreatResolution,
+    )
+    from .values.rules import EDITIONS, RULE_BOOKS, RuleBook
+
+_HOMES: dict[str, str] = {
+    "AdjustmentResolution": ".values.resolution",
+    "BackupRule": ".values.outcomes",
+    "Board": "topology",
+    "Bounced": ".values.outcomes",
+    "Build": ".values.orders",
+    "Case": ".formats.cases",
+    "CaseFormatError": ".errors",
+    "CaseInfluence": ".tools.rulesearch.influence",
+    "CaseResult": ".tools.conformance",
+    "Convoy": ".values.orders",
+    "Core": ".values.resolution",
+    "CoreReport": ".tools.explore",
+    "CutBy": ".values.outcomes",
+    "Decision": ".values.decisions",
+    "DecisionKind": ".values.decisions",
+    "DipsatError": ".errors",
+    "Disband": ".values.orders",
+    "DislodgedBy": ".values.outcomes",
+    "DislodgedUnit": ".values.position",
+    "EDITIONS": ".values.rules",
+    "EditionChoice": ".tools.explore",
+    "Failure": ".tools.conformance",
+    "Fit": ".tools.rulesearch.fit",
+    "Fork": ".multiverse.state",
+    "Given": ".values.orders",
+    "Hold": ".values.orders",
+    "Illegal": ".values.outcomes",
+    "IllegalOrderError": ".errors",
+    "Illegality": ".values.outcomes",
+    "Invalid": ".values.outcomes",
+    "Invalidity": ".values.outcomes",
+    "Kind": "topology",
+    "Location": "topology",
+    "MBoard": ".multiverse.state",
+    "Move": ".values.orders",
+    "Multiverse": ".multiverse.state",
+    "MultiverseStep": ".multiverse.state",
+    "NoPath": ".values.outcomes",
+    "Order": ".values.orders",
+    "OrderSyntaxError": ".errors",
+    "Orders": ".api",
+    "Outcome": ".values.outcomes",
+    "ParadoxRule": ".values.outcomes",
+    "Phase": ".values.position",
+    "PhaseKind": ".values.position",
+    "PhaseResolution": ".values.resolution",
+    "Place": ".values.orders",
+    "Position": ".values.position",
+    "PositionError": ".errors",
+    "RULE_BOOKS": ".values.rules",
+    "Reason": ".values.outcomes",
+    "Resolution": ".values.resolution",
+    "Result": ".values.outcomes",
+    "Retreat": ".values.orders",
+    "RetreatResolution": ".values.resolution",
+    "Retreating": ".values.resolution",
+    "RuleBook": ".values.rules",
+    "SaveFileError": ".errors",
+    "Season": ".values.position",
+    "Solution": ".tools.rulesearch.solve",
+    "SolverTimeout": ".judge.solve",
+    "SupportHold": ".values.orders",
+    "SupportMove": ".values.orders",
+    "Unit": ".values.position",
+    "UnitRef": ".values.orders",
+    "UnitType": "topology",
+    "Waive": ".values.orders",
+    "adjudicate": ".api",
+    "adjudicate_many": ".api",
+    "check": ".api",
+    "explore": ".api",
+    "fit_rules": ".api",
+    "influence": ".api",
+    "load_board": "topology",
+    "parse_orders": ".api",
+    "read_cases": ".api",
+    "rule_book": ".formats.rulebooks",
+    "solve_rules": ".api",
+    "standard": "topology",
+    "time_limit": ".judge.solve",
+    "variant": "topology",
+}
+"""Where each public name lives: `import solver` loads a module only when one of its names
+is first used (a script that adjudicates never loads the solver, the explorer or networkx)."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "EDITIONS",

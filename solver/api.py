@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from topology import Board
 
@@ -21,21 +22,19 @@ from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
 from .judge.checked import Status
 from .judge.movement import judge
-from .tools.conformance import CaseResult, run_case
-from .tools.explore import CoreReport
-from .tools.explore import explore as _explore
-from .tools.rulesearch.fit import Fit
-from .tools.rulesearch.fit import fit as _fit
-from .tools.rulesearch.influence import CaseInfluence
-from .tools.rulesearch.influence import influence as _influence
-from .tools.rulesearch.solve import Solution
-from .tools.rulesearch.solve import solve as _solve
 from .values.notation import read_order_lines
 from .values.orders import Given
 from .values.outcomes import Illegal, Result
 from .values.position import PhaseKind, Position
 from .values.resolution import PhaseResolution
 from .values.rules import RuleBook
+
+if TYPE_CHECKING:  # the tools are loaded by the functions that use them
+    from .tools.conformance import CaseResult
+    from .tools.explore import CoreReport
+    from .tools.rulesearch.fit import Fit
+    from .tools.rulesearch.influence import CaseInfluence
+    from .tools.rulesearch.solve import Solution
 
 Orders = str | Iterable[str | Given]
 """Orders as text (one per line, as `parse_orders` reads it) or as a sequence of orders,
@@ -148,6 +147,8 @@ def adjudicate_many(
 def explore(position: Position, orders: Orders, rules: str | RuleBook = "2025") -> list[CoreReport]:
     """Every paradox core of a movement phase with all its consistent resolutions, and
     which one each edition picks, and why."""
+    from .tools.explore import explore as _explore
+
     return _explore(position, _orders(orders, position), rule_book(rules, files=False))
 
 
@@ -164,6 +165,8 @@ def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     """Adjudicate a case and compare every expectation it states (under the edition the
     case states, or `rules`); the independent checker verifies each resolution too."""
     expect_type("case", case, Case, "a Case (from read_cases)")
+    from .tools.conformance import run_case
+
     return run_case(case, None if rules is None else rule_book(rules, files=False))
 
 
@@ -182,6 +185,8 @@ def influence(
     chosen = [cases] if isinstance(cases, Case) else list(cases)
     for case in chosen:
         expect_type("cases", case, Case, "a Case or Cases (from read_cases)")
+    from .tools.rulesearch.influence import influence as _influence
+
     return [_influence(case, book, hold) for case in chosen]
 
 
@@ -201,6 +206,8 @@ def solve_rules(
     """
     expect_type("case", case, Case, "a Case (from read_cases)")
     wanted = [expect] if isinstance(expect, str) else list(expect)
+    from .tools.rulesearch.solve import solve as _solve
+
     return _solve(case, wanted, rule_book(rules, files=False), hold)
 
 
@@ -217,6 +224,8 @@ def fit_rules(
         DipsatError: the games depend on too many policies to score every combination.
     """
     paths = [games] if isinstance(games, str | Path) else list(games)
+    from .tools.rulesearch.fit import fit as _fit
+
     return _fit(paths, rule_book(rules, files=False), board)
 
 

@@ -7,12 +7,13 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .names import AmbiguousNameError, UnknownNameError, normalize, prefix_matches
 from .places import BuildSites, Kind, Location, Power, Province, UnitType
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class Board:
@@ -23,10 +24,14 @@ class Board:
 
     __slots__ = (
         "_army",
+        "_army_edges",
         "_army_next",
         "_fleet",
+        "_fleet_edges",
         "_fleet_next",
+        "_graphs",
         "_locations",
+        "_merged_edges",
         "_neighbours",
         "_power_index",
         "_powers",
@@ -58,11 +63,15 @@ class Board:
     _powers: Mapping[str, Power]
     _power_index: Mapping[tuple[str, ...], str]
     _locations: tuple[Location, ...]
-    _army: nx.Graph
-    _fleet: nx.Graph
+    _army: Mapping[str, tuple[str, ...]]  # province -> army neighbours, in the map's order
+    _fleet: Mapping[str, tuple[str, ...]]  # place key ("spa/nc") -> fleet neighbours
+    _army_edges: tuple[tuple[str, str], ...]
+    _fleet_edges: tuple[tuple[str, str], ...]
+    _merged_edges: tuple[tuple[str, str], ...]
+    _graphs: dict[str, nx.Graph]  # the networkx views, made when first asked for
     _army_next: Mapping[str, frozenset[str]]  # province -> where an army there may move
     _fleet_next: Mapping[tuple[str, str | None], Mapping[str, tuple[str | None, ...]]]
-    _province_graph: nx.Graph
+    _province_graph: Mapping[str, tuple[str, ...]]  # province -> any neighbour
     _neighbours: Mapping[str, frozenset[str]]
 
     def __init__(
@@ -107,21 +116,19 @@ class Board:
             locations.append(Location(prov.code))
             locations.extend(Location(prov.code, coast) for coast in prov.coasts)
 
-        army = nx.Graph()
-        army.add_nodes_from(c for c, p in by_code.items() if p.kind is not Kind.SEA)
-        army.add_edges_from(army_edges)
-        fleet = nx.Graph()
-        fleet.add_nodes_from(
+        army_nodes = [c for c, p in by_code.items() if p.kind is not Kind.SEA]
+        army_pairs = tuple((a, b) for a, b in army_edges)
+        army = _adjacency(army_nodes, army_pairs)
+        fleet_nodes = [
             str(loc)
             for loc in locations
             if by_code[loc.province].kind is not Kind.LAND
             and (loc.coast is not None or not by_code[loc.province].coasts)
-        )
-        fleet.add_edges_from((str(a), str(b)) for a, b in fleet_edges)
-        merged = nx.Graph()
-        merged.add_nodes_from(by_code)
-        merged.add_edges_from(army_edges)
-        merged.add_edges_from((a.province, b.province) for a, b in fleet_edges)
+        ]
+        fleet_pairs = tuple((str(a), str(b)) for a, b in fleet_edges)
+        fleet = _adjacency(fleet_nodes, fleet_pairs)
+        merged_pairs = (*army_pairs, *((a.province, b.province) for a, b in fleet_edges))
+        merged = _adjacency(by_code, merged_pairs)
 
         _set = object.__setattr__
         _set(self, "name", name)
@@ -147,21 +154,25 @@ class Board:
         _set(self, "_powers", MappingProxyType(by_power))
         _set(self, "_power_index", MappingProxyType(power_index))
         _set(self, "_locations", tuple(locations))
-        _set(self, "_army", nx.freeze(army))
-        _set(self, "_fleet", nx.freeze(fleet))
-        _set(self, "_province_graph", nx.freeze(merged))
+        _set(self, "_army", MappingProxyType(army))
+        _set(self, "_fleet", MappingProxyType(fleet))
+        _set(self, "_province_graph", MappingProxyType(merged))
+        _set(self, "_army_edges", army_pairs)
+        _set(self, "_fleet_edges", fleet_pairs)
+        _set(self, "_merged_edges", merged_pairs)
+        _set(self, "_graphs", {})
         _set(
             self,
             "_neighbours",
-            MappingProxyType({c: frozenset(merged.adj[c]) for c in sorted(merged)}),
+            MappingProxyType({c: frozenset(merged[c]) for c in sorted(merged)}),
         )
         # the questions legality asks for every order, answered once: plain tables
-        _set(self, "_army_next", {c: frozenset(army.adj[c]) for c in sorted(army)})
+        _set(self, "_army_next", {c: frozenset(army[c]) for c in sorted(army)})
         reach: dict[tuple[str, str | None], dict[str, list[str | None]]] = {}
         for node in sorted(fleet):
             here = Location.parse(node)
             towards = reach.setdefault((here.province, here.coast), {})
-            for other in sorted(fleet.adj[node]):
+            for other in sorted(fleet[node]):
                 there = Location.parse(other)
                 towards.setdefault(there.province, []).append(there.coast)
         _set(
@@ -274,18 +285,36 @@ class Board:
 
     def army_graph(self) -> nx.Graph:
         """Frozen graph of army moves; nodes are land and coast province codes."""
-        return self._army
+        return self._graph("army", self._army, self._army_edges)
 
     def fleet_graph(self) -> nx.Graph:
         """Frozen graph of fleet moves.
 
         Nodes are ``str(Location)`` of seas, coasts and the coasts of split provinces.
         """
-        return self._fleet
+        return self._graph("fleet", self._fleet, self._fleet_edges)
 
     def province_graph(self) -> nx.Graph:
         """Frozen graph of all provinces, an edge wherever any border exists (coasts merged)."""
-        return self._province_graph
+        return self._graph("province", self._province_graph, self._merged_edges)
+
+    def _graph(
+        self,
+        name: str,
+        adjacency: Mapping[str, tuple[str, ...]],
+        edges: Iterable[tuple[str, str]],
+    ) -> nx.Graph:
+        """A networkx view of an adjacency, made once when first asked for (the adjudicator
+        reads the plain tables: networkx is imported only by what draws or lays out)."""
+        found = self._graphs.get(name)
+        if found is None:
+            import networkx as nx
+
+            graph = nx.Graph()
+            graph.add_nodes_from(adjacency)
+            graph.add_edges_from(edges)
+            found = self._graphs[name] = nx.freeze(graph)
+        return found
 
     def key(self, province: str, timeline: int | None, turn: int | None) -> str | None:
         """The province itself: a map has no boards of a multiverse (`topology.BoardView`)."""
@@ -298,8 +327,8 @@ class Board:
     def retreat_neighbours(self, location: Location, unit: UnitType) -> tuple[Location, ...]:
         """The places a unit of that type at ``location`` could move to by itself."""
         if unit is UnitType.ARMY:
-            return tuple(Location(p) for p in self._army.adj[location.province])
-        return tuple(Location.parse(k) for k in self._fleet.adj[str(location)])
+            return tuple(Location(p) for p in self._army[location.province])
+        return tuple(Location.parse(k) for k in self._fleet[str(location)])
 
     def location_name(self, location: Location) -> str:
         """``"St Petersburg(nc)"``: the province's name and the coast, as orders write it."""
@@ -313,7 +342,7 @@ class Board:
 
     def fleet_adjacent(self, a: Location, b: Location) -> bool:
         """True if a fleet can move from location ``a`` to location ``b``."""
-        return bool(self._fleet.has_edge(str(a), str(b)))
+        return str(b) in self._fleet.get(str(a), ())
 
     def fleet_coasts_towards(self, src: Location, dest_province: str) -> tuple[str | None, ...]:
         """Coasts of ``dest_province`` that a fleet at ``src`` can reach.
@@ -339,8 +368,19 @@ class Board:
                 queue.append(code)
         while queue:
             here = queue.popleft()
-            for there in self._province_graph.adj[here]:
+            for there in self._province_graph[here]:
                 if there not in dist:
                     dist[there] = dist[here] + 1
                     queue.append(there)
         return dist
+
+
+def _adjacency(
+    nodes: Iterable[str], edges: Iterable[tuple[str, str]]
+) -> dict[str, tuple[str, ...]]:
+    """Each node's neighbours, in the order the edges name them (as networkx keeps them)."""
+    found: dict[str, dict[str, None]] = {n: {} for n in nodes}
+    for a, b in edges:
+        found.setdefault(a, {})[b] = None
+        found.setdefault(b, {})[a] = None
+    return {n: tuple(near) for n, near in found.items()}

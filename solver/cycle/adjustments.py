@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import networkx as nx
-
 from topology import Board, BuildSites, Kind, Location, UnitType
 
 from ..errors import DipsatError
@@ -176,6 +174,8 @@ def civil_disorder(
 
 def _fleet_distance(board: Board, sources: set[str], unit: Unit) -> float:
     """Fleet moves from the fleet's place (its coast) to the nearest of the provinces."""
+    import networkx as nx  # only a winter with a power in civil disorder needs it
+
     graph = board.fleet_graph()
     targets = [n for n in graph if Location.parse(n).province in sources]
     if not targets:
