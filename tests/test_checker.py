@@ -292,7 +292,7 @@ def convoyed_armies_flip_by_convoy(mp):
         turn = analyse(position, givens, rules)
         named = {c.target for _, c in turn.orders if c and isinstance(c.order, Convoy)}
         flipped = {
-            c.index: dataclasses.replace(c, by_convoy=not c.by_convoy)
+            c.index: c.replaced(by_convoy=not c.by_convoy)
             for u, c in turn.orders
             if c and isinstance(c.order, Move) and u.type is UnitType.ARMY and u.province in named
         }

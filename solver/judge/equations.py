@@ -112,7 +112,7 @@ class Equations(ABC):
         self.fixed = fixed
         self.depends: dict[int, set[int]] = {}
         self._reads: set[int] | None = None  # what the equation being stated has read
-        count = structure.count
+        self.count = count = structure.count
         self.move0 = R_MOVE * count  # each kind's first decision: the unit's number is added
         self.path0 = R_PATH * count
         self.sea0 = R_SEA * count
@@ -171,7 +171,7 @@ class Equations(ABC):
         """State the equation of a decision, recording its reads in `reads` (if given)."""
         target = self.lit(decision)
         self._reads = reads
-        rank, unit = divmod(decision, self.structure.count)
+        rank, unit = divmod(decision, self.count)
         EQUATIONS[rank](self, unit, target)
         self._reads = None
 

@@ -9,7 +9,6 @@ order of its kind but fails.  Everything else is *active* and goes into the mode
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 
 from topology import BoardView, Kind, Location, UnitType
@@ -44,6 +43,21 @@ from .routes import has_route, minimal_routes
 def key_of(board: BoardView, place: Place) -> str | None:
     """The board's key for the province a place denotes, or None if there is none."""
     return board.key(place.province, place.timeline, place.turn)
+
+
+_LOCATIONS: dict[tuple[str, str | None], Location] = {}
+"""Locations made once and kept (a location is an immutable value; making one checks its
+coast, which costs more than finding it here)."""
+
+
+def _location(province: str, coast: str | None = None) -> Location:
+    """The location of a province (and coast)."""
+    found = _LOCATIONS.get((province, coast))
+    if found is None:
+        if len(_LOCATIONS) > 65536:  # the places of many multiverse steps: start afresh
+            _LOCATIONS.clear()
+        found = _LOCATIONS[(province, coast)] = Location(province, coast)
+    return found
 
 
 def _name(board: BoardView, key: str) -> str:
@@ -102,12 +116,12 @@ def _move_problem(
         if coast is not None and rules.wrong_coast is WrongCoast.ILLEGAL:
             return Illegal.because(Illegality.ARMY_TO_COAST), None, False
         if board.army_adjacent(unit.province, dest):
-            return None, Location(dest), False
+            return None, _location(dest), False
         fleets = _fleets(position)
         if exclude in fleets:  # not a copy of every fleet for each move: a board may be large
             fleets = fleets - {exclude}
         if has_route(board, unit.province, dest, fleets):
-            return None, Location(dest), True
+            return None, _location(dest), True
         return Illegal.because(Illegality.UNREACHABLE, province.name), None, False
     if province.kind is Kind.LAND:
         return Illegal.because(Illegality.FLEET_INLAND), None, False
@@ -116,18 +130,21 @@ def _move_problem(
         here = board.location_name(unit.location)
         return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, province.name), None, False
     if not province.coasts:
-        return None, Location(dest), False
+        return None, _location(dest), False
     if coast is not None:
         if coast in reach:
-            return None, Location(dest, coast), False
+            return None, _location(dest, coast), False
         if rules.unreachable_coast is UnreachableCoast.IGNORED and len(reach) == 1:
-            return None, Location(dest, reach[0]), False  # 4.B.3 (a)
+            return None, _location(dest, reach[0]), False  # 4.B.3 (a)
         here = board.location_name(unit.location)
         target = f"{province.name}({coast})"
         return Illegal.because(Illegality.FLEET_CANNOT_REACH, here, target), None, False
     if len(reach) == 1 and rules.single_coast_default:  # 4.B.2
-        return None, Location(dest, reach[0]), False
-    return Illegal.because(Illegality.COAST_NEEDED, province.name), Location(dest), False
+        return None, _location(dest, reach[0]), False
+    return Illegal.because(Illegality.COAST_NEEDED, province.name), _location(dest), False
+
+
+_MOVEMENT_KINDS = frozenset(MOVEMENT_ORDERS)
 
 
 def _illegal(
@@ -144,31 +161,36 @@ class _Judge:
         self.position = position
         self.board = position.board
         self.rules = rules
+        self.key = position.board.key
+        self.unit_in = position.unit_in
 
     def find(self, place: Place) -> tuple[str | None, Unit | None]:
         """The key of a place, and the unit standing there."""
-        key = key_of(self.board, place)
-        return key, self.position.unit_in(key) if key is not None else None
+        key = self.key(place.province, place.timeline, place.turn)
+        return key, self.unit_in(key) if key is not None else None
 
     def __call__(self, index: int, given: Given) -> Checked:
         order = given.order
-
-        if not isinstance(order, MOVEMENT_ORDERS):
+        kind = type(order)
+        if kind not in _MOVEMENT_KINDS:
             unit = self.find(order.unit.place)[1] if not isinstance(order, Waive) else None
             return _illegal(index, given, unit, Illegality.NOT_A_MOVEMENT_ORDER)
-        key, unit = self.find(order.unit.place)
+        assert isinstance(order, MOVEMENT_ORDERS)
+        place = order.unit.place
+        key = self.key(place.province, place.timeline, place.turn)
+        unit = self.unit_in(key) if key is not None else None
         if key is None or unit is None:
-            named = order.unit.place.text(given.names)
+            named = place.text(given.names)
             return _illegal(index, given, None, Illegality.NO_UNIT, named)
         if given.power is not None and given.power != unit.power:
             return _illegal(
                 index, given, unit, Illegality.FOREIGN_UNIT, _name(self.board, key), unit.power
             )
-        written = order.unit.place.coast
+        written = place.coast
         if (
             written is not None
             and written != unit.location.coast
-            and not isinstance(order, Move)
+            and kind is not Move
             and self.rules.wrong_coast is WrongCoast.ILLEGAL
         ):  # 4.B.5 (a); a move keeps the 6.B.11 reading
             named = self.position.name(unit)
@@ -177,9 +199,10 @@ class _Judge:
             return Checked(index, given, unit, Status.ACTIVE)
         if isinstance(order, SupportHold):
             return self.support(index, given, unit, order, None)
-        dest = key_of(self.board, order.dest)
+        there = order.dest
+        dest = self.key(there.province, there.timeline, there.turn)
         if dest is None:
-            named = order.dest.text(given.names)
+            named = there.text(given.names)
             return _illegal(index, given, unit, Illegality.NO_SUCH_BOARD, named)
         if isinstance(order, Move):
             return self.move(index, given, unit, order, dest)
@@ -281,7 +304,7 @@ class _Judge:
         if problem:
             return _illegal(index, given, unit, Illegality.SUPPORTED_MOVE_IMPOSSIBLE, problem)
         # the coast as the move would settle it (4.B.3 (a) ignores one out of reach)
-        settled = where if where is not None and where.coast else Location(dest, order.dest.coast)
+        settled = where if where is not None and where.coast else _location(dest, order.dest.coast)
         return CheckedSupport(
             index, given, unit, Status.ACTIVE, target=target.province, dest=settled
         )
@@ -307,7 +330,7 @@ class _Judge:
                 index, given, unit, Illegality.OFF_ROUTE, position.name(unit), origin, goal
             )
         return CheckedConvoy(
-            index, given, unit, Status.ACTIVE, target=army.province, dest=Location(dest)
+            index, given, unit, Status.ACTIVE, target=army.location.province, dest=_location(dest)
         )
 
 
@@ -342,7 +365,7 @@ def analyse(
     for checked in in_force.values():
         if checked is not None:
             judged[checked.index] = checked
-    orders = tuple((unit, in_force[unit.province]) for unit in position.units)
+    orders = tuple((unit, in_force[unit.location.province]) for unit in position.units)
     return Turn(position, tuple(judged), orders, rules)
 
 
@@ -352,10 +375,12 @@ def _in_force(
     """Each unit's order in force, by the unit's province: the first legal one (DATC
     4.D.3; the last under `several_orders = last`); the others become illegal in `judged`,
     and under `several_orders = none` the first too."""
-    in_force: dict[str, Checked | None] = {u.province: None for u in position.units}
+    in_force: dict[str, Checked | None] = {u.location.province: None for u in position.units}
     several: list[Unit] = []
     ordered = [
-        c.unit.province for c in judged if c.status is not Status.ILLEGAL and c.unit is not None
+        c.unit.location.province
+        for c in judged
+        if c.status is not Status.ILLEGAL and c.unit is not None
     ]
     # the policy is read only where a unit has several orders: where it decides something
     repeated = len(set(ordered)) < len(ordered)
@@ -364,20 +389,20 @@ def _in_force(
         checked = judged[i]
         if checked.status is Status.ILLEGAL or checked.unit is None:
             continue
-        if in_force[checked.unit.province] is not None:
+        if in_force[checked.unit.location.province] is not None:
             named = position.name(checked.unit)
             why = Illegality.REPLACED_ORDER if last else Illegality.SECOND_ORDER
-            judged[i] = replace(checked, status=Status.ILLEGAL, reason=Illegal.because(why, named))
+            judged[i] = checked.replaced(status=Status.ILLEGAL, reason=Illegal.because(why, named))
             if checked.unit not in several:
                 several.append(checked.unit)
             continue
-        in_force[checked.unit.province] = checked
+        in_force[checked.unit.location.province] = checked
     if several and rules.several_orders is SeveralOrders.NONE:
         for unit in several:
             first = in_force[unit.province]
             assert first is not None
             reason = Illegal.because(Illegality.SEVERAL_ORDERS, position.name(unit))
-            judged[first.index] = replace(first, status=Status.ILLEGAL, reason=reason)
+            judged[first.index] = first.replaced(status=Status.ILLEGAL, reason=reason)
             in_force[unit.province] = None
     return in_force
 
@@ -403,7 +428,7 @@ def _by_convoy(
             and not has_route(board, p, dest, ordered)
             and rules.via_fallback is not ViaFallback.NONE
         ):
-            in_force[p] = replace(checked, by_convoy=False)  # "via convoy" dropped
+            in_force[p] = checked.replaced(by_convoy=False)  # "via convoy" dropped
     for p, checked in in_force.items():
         if not isinstance(checked, CheckedMove) or checked.by_convoy or checked.unit is None:
             continue
@@ -417,14 +442,14 @@ def _by_convoy(
         own_only = rules.convoy_to_adjacent is ConvoyToAdjacent.OWN_FLEET_OR_VIA
         if own_only and any(f.power == unit.power for f in fleets):
             if rules.intent_fallback:  # by sea if the convoy works, else over land (MILA)
-                in_force[p] = replace(checked, fallback=True)
+                in_force[p] = checked.replaced(fallback=True)
             else:
-                in_force[p] = replace(checked, by_convoy=True)
+                in_force[p] = checked.replaced(by_convoy=True)
         elif not own_only and _swaps(in_force, p, checked):
             # 1971, as the DATC recommends: the convoy is used when the unit at the
             # destination moves the opposite way and the convoy is not disrupted; otherwise
             # the army goes over land (decided in the model)
-            in_force[p] = replace(checked, fallback=True)
+            in_force[p] = checked.replaced(fallback=True)
 
 
 def _validity(
@@ -434,11 +459,11 @@ def _validity(
 ) -> None:
     """Does each order fit the orders it refers to?  Those that do not become invalid."""
     for p, checked in list(in_force.items()):
-        if checked is None or checked.unit is None:
-            continue
+        if checked is None or checked.unit is None or type(checked) is Checked:
+            continue  # a hold fits any orders
         reason = _invalid_reason(position, in_force, convoys, checked.unit, checked)
         if reason:
-            in_force[p] = replace(checked, status=Status.INVALID, reason=reason)
+            in_force[p] = checked.replaced(status=Status.INVALID, reason=reason)
 
 
 def _swaps(in_force: Mapping[str, Checked | None], province: str, checked: CheckedMove) -> bool:

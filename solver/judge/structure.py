@@ -80,11 +80,13 @@ class Structure:
     fallback: frozenset[int]  # 1971: by sea if the convoy works, else by land
     text: Texts  # unit -> its order (or the unit) as text
     names: Texts  # unit -> the unit as text
+    count: int = field(init=False)  # the number of units
     trivial: dict[int, bool] = field(init=False)  # decisions known without deciding
     decisions: tuple[int, ...] = field(init=False)  # every decision, in the turn's order
 
     def __post_init__(self) -> None:
         count = len(self.units)
+        object.__setattr__(self, "count", count)
         # a move over land has its path, unless the fleet stands on the wrong coast; a unit
         # nobody moves against is not dislodged
         trivial = {
@@ -109,24 +111,19 @@ class Structure:
     def board(self) -> BoardView:
         return self.turn.position.board
 
-    @property
-    def count(self) -> int:
-        """The number of units."""
-        return len(self.units)
-
     # -- decisions as numbers and as values ----------------------------------------------------
     def decision(self, kind: DecisionKind, unit: int) -> int:
-        return RANK[kind] * len(self.units) + unit
+        return RANK[kind] * self.count + unit
 
     def kind(self, decision: int) -> DecisionKind:
-        return KINDS[decision // len(self.units)]
+        return KINDS[decision // self.count]
 
     def unit_of(self, decision: int) -> int:
-        return decision % len(self.units)
+        return decision % self.count
 
     def value(self, decision: int) -> Decision:
         """The decision as users see it: ``(MOVE, "mun")``."""
-        rank, unit = divmod(decision, len(self.units))
+        rank, unit = divmod(decision, self.count)
         return (KINDS[rank], self.keys[unit])
 
     def number_of(self, decision: Decision) -> int | None:
@@ -134,11 +131,11 @@ class Structure:
         units)."""
         kind, key = decision
         unit = self.number.get(key)
-        return None if unit is None else RANK[kind] * len(self.units) + unit
+        return None if unit is None else RANK[kind] * self.count + unit
 
     def label(self, decision: int) -> str:
         """A readable name: 'move[A Munich - Tyrolia]', 'dislodged[A Munich]'."""
-        rank, unit = divmod(decision, len(self.units))
+        rank, unit = divmod(decision, self.count)
         if rank == R_DISLODGED:
             return f"dislodged[{self.names[unit]}]"
         return f"{KINDS[rank]}[{self.text[unit]}]"
@@ -146,7 +143,7 @@ class Structure:
     def _ordered(self) -> Iterator[int]:
         """Moves (each with its path or its 1971 way by sea), supports, convoys, then the
         units attacked: the order the equations are first evaluated in."""
-        count = len(self.units)
+        count = self.count
         for m in self.moves:
             yield R_MOVE * count + m
             if m in self.fallback:
