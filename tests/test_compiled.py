@@ -1,10 +1,13 @@
-"""The judge as setup.py compiles it: what the garbage collector is told of its objects, and
-the same outputs as its Python sources (DIPSAT_PURE=1, solver/compiled.py)."""
+"""The judge as setup.py compiles it for wheels: what the garbage collector is told of its
+objects, and a compiled module whose source changed refused, never run.  .ci/run builds the
+wheel, compares its outputs with its sources' (DIPSAT_PURE=1, solver/compiled.py), edits an
+installed source and requires the refusal."""
 
 from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +18,7 @@ import pytest
 from conftest import ROOT, all_cases
 
 import solver.judge.movement  # noqa: F401 (the judge loaded, compiled or not)
-from solver.compiled import PURE, compiled_modules
+from solver.compiled import StaleBuildError, stale_reason
 from solver.judge.cpsat import build
 from solver.judge.fallback import settle
 from solver.judge.legality import analyse
@@ -110,54 +113,6 @@ def test_the_orders_of_a_multiverse_step_survive_the_garbage_collector():
     assert [str(g) if hasattr(g, "power") else "(emptied)" for g in orders] == texts
 
 
-OUTPUTS = """
-import sys
-from pathlib import Path
-from benchmarks.outputs import random_turns
-import solver.compiled
-random_turns(Path(sys.argv[1]), 150)
-print(",".join(solver.compiled.compiled_modules()))
-"""
-
-
-def _outputs(folder: Path, pure: bool) -> tuple[str, str]:
-    """The library's outputs on random turns, and `check cases/ --json`, from a process
-    that reads the judge compiled or (pure) from its sources; and what it ran compiled."""
-    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
-    if pure:
-        env["DIPSAT_PURE"] = "1"
-    folder.mkdir()
-    run = subprocess.run(
-        [sys.executable, "-c", OUTPUTS, str(folder)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    check = subprocess.run(
-        [sys.executable, "-m", "solver", "check", "cases/", "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    texts = "".join(p.read_text() for p in sorted(folder.iterdir()))
-    return texts + check.stdout, run.stdout.strip()
-
-
-@pytest.mark.skipif(
-    PURE or not compiled_modules(),
-    reason="the judge runs from its Python sources here: there is no compiled build to compare",
-)
-def test_the_compiled_judge_gives_the_outputs_of_its_sources(tmp_path):
-    compiled, which = _outputs(tmp_path / "compiled", pure=False)
-    pure, none = _outputs(tmp_path / "pure", pure=True)
-    assert which and not none  # the two processes did run the two builds
-    assert compiled == pure
-
-
 @pytest.mark.parametrize(
     ("value", "pure", "named"), [("1", True, False), ("0", False, False), ("yes", True, True)]
 )
@@ -169,3 +124,79 @@ def test_dipsat_pure_reads_1_or_0_and_names_anything_else(value, pure, named):
     )
     assert run.stdout.strip() == str(pure)
     assert ("DIPSAT_PURE='yes': expected 1 or 0" in run.stderr) is named
+
+
+# -- stale compiled modules ---------------------------------------------------------------------
+STALE = """
+import importlib, sys
+sys.path.insert(0, sys.argv[1])
+import solver.compiled
+try:
+    import solver.judge  # the guard runs before any module of the judge loads
+    importlib.import_module("solver.judge.fake")
+except solver.compiled.StaleBuildError as error:
+    print("refused:", error)
+except ImportError as error:  # a fresh module goes to the usual loader: here, not a real one
+    print("loaded:", type(error).__name__)
+"""
+
+
+def _fake_build(tmp_path: Path, recorded: str | None) -> Path:
+    """A copy of the package with a compiled module (a file by the extension's name: the
+    guard decides before anything loads it) beside a source, and a build record."""
+    import hashlib
+    import importlib.machinery
+    import shutil
+
+    copy = tmp_path / "site"
+    shutil.copytree(ROOT / "solver", copy / "solver", ignore=shutil.ignore_patterns("*.so"))
+    shutil.copytree(ROOT / "topology", copy / "topology")
+    source = copy / "solver" / "judge" / "fake.py"
+    source.write_text("ANSWER = 1\n")
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (copy / "solver" / "judge" / f"fake{suffix}").write_bytes(b"not a real extension")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    record = {} if recorded is None else {"solver.judge.fake": recorded or digest}
+    if recorded is None:  # no build at all: no record
+        return copy
+    (copy / "solver" / "compiled-sources.json").write_text(json.dumps(record))
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("recorded", "said"),
+    [
+        ("", "loaded"),  # the recorded digest is the source's: it may load
+        ("0" * 64, "refused: " + "{site}/solver/judge/fake.py changed after it was compiled"),
+        (None, "refused: {site}/solver/judge/fake"),  # no build recorded it
+    ],
+)
+def test_a_compiled_module_whose_source_changed_is_refused(tmp_path, recorded, said):
+    site = _fake_build(tmp_path, recorded)
+    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
+    run = subprocess.run(
+        [sys.executable, "-c", STALE, str(site)], capture_output=True, text=True, env=env
+    )
+    assert run.stdout.startswith(said.format(site=site)), run.stdout + run.stderr
+    if said.startswith("refused"):
+        assert "reinstall dipsat" in run.stdout and "DIPSAT_PURE=1" in run.stdout
+
+
+def test_dipsat_pure_reads_the_sources_past_a_stale_module(tmp_path):
+    site = _fake_build(tmp_path, "0" * 64)
+    script = f"import sys; sys.path.insert(0, {str(site)!r}); import solver.judge.fake as f;"
+    script += " print(f.ANSWER, f.__file__.endswith('.py'))"
+    env = {**os.environ, "DIPSAT_PURE": "1"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert run.stdout.split() == ["1", "True"], run.stderr
+
+
+def test_the_stale_reason_names_the_source_and_the_remedy(tmp_path):
+    source = tmp_path / "legality.py"
+    source.write_text("x = 1\n")
+    extension = tmp_path / "legality.cpython-311-x86_64-linux-gnu.so"
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"solver.judge.legality": "0" * 64}))
+    reason = stale_reason("solver.judge.legality", extension, record)
+    assert reason is not None and str(source) in reason and "changed" in reason
+    assert issubclass(StaleBuildError, ImportError)

@@ -24,6 +24,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from topology import UnitType
 
 from ..values.orders import Move
@@ -101,6 +103,7 @@ def negate(lit: Lit) -> Lit:
     return ~lit
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # CP-SAT's algebra (cpsat.py) stays Python
 class Equations(ABC):
     """The equations of one turn over an algebra (the subclasses), with what each reads.
 
