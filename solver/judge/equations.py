@@ -226,7 +226,7 @@ class Equations(ABC):
     def _define_dislodged(self, u: int, target: Lit) -> None:
         """DISLODGED: the unit does not leave and another unit moves in."""
         s = self.structure
-        arrivals = [self.lit(self.move0 + m) for m in s.attackers.get(s.keys[u], ())]
+        arrivals = [self.lit(self.move0 + m) for m in s.attackers[u]]
         someone = self.any_of(arrivals, lambda: f"arrives[{s.names[u]}]")
         stays: Lit = True
         if u in s.moves:
@@ -237,7 +237,7 @@ class Equations(ABC):
         """SUPPORT: given unless the supporter is dislodged, or attacked (with a path) by
         another power from anywhere but the province the support is aimed at."""
         s = self.structure
-        attackers = s.attackers.get(s.keys[p], ())
+        attackers = s.attackers[p]
         if any(protected(s, m, p) for m in attackers):
             # dislodged only by an attacker the clause does not cover
             intact = [negate(self.lit(self.move0 + m)) for m in attackers if not protected(s, m, p)]
@@ -267,8 +267,8 @@ class Equations(ABC):
         upper = 1 + len(s.move_supports.get(m, ()))
         name = lambda: f"attack[{s.text[m]}]"  # noqa: E731
         full = 1 + self.supports(m)
-        q = s.number.get(s.into[m])
-        if q is None:
+        q = s.into[m]
+        if q >= s.count:  # an empty province
             return self.switch(name, upper, [((negate(path),), 0), ((path,), full)])
         defender = s.units[q].power
         if defender == s.units[m].power:
@@ -344,7 +344,7 @@ class Equations(ABC):
         prevent strength (DEFEND of the opposing move in a head-to-head battle)."""
         s = self.structure
         into = s.into[m]
-        q = s.number.get(into)
+        q = into if into < s.count else None  # the unit standing there
         attack = self.attack(m)
         conditions: list[Lit] = []
         h2h: Lit = False
@@ -357,7 +357,9 @@ class Equations(ABC):
             over_hold = self.beats(
                 attack,
                 self.hold(q),
-                lambda: f"beats[{s.text[m]} vs hold[{s.names[q] if q is not None else into}]]",
+                lambda: (
+                    f"beats[{s.text[m]} vs hold[{s.names[q] if q is not None else s.places[into]}]]"
+                ),
             )
         if h2h is False:
             assert over_hold is not None  # asked for whenever h2h is not True

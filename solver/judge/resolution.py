@@ -24,7 +24,16 @@ from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status
 from .equations import cuts
 from .fallback import CoreFound, Settlement
 from .retreat_options import retreating
-from .structure import R_CONVOY, R_DISLODGED, R_MOVE, R_PATH, R_SEA, R_SUPPORT, Structure
+from .structure import (
+    KINDS,
+    R_CONVOY,
+    R_DISLODGED,
+    R_MOVE,
+    R_PATH,
+    R_SEA,
+    R_SUPPORT,
+    Structure,
+)
 
 NextPosition = Callable[
     [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]], Position
@@ -69,8 +78,10 @@ class Decided:
 
 def decision_values(s: Structure, values: Mapping[int, bool]) -> dict[Decision, bool]:
     """Decisions by number as the values users see, in the same order."""
-    value = s.value
-    return {value(d): v for d, v in values.items()}
+    if not values:
+        return {}
+    count, keys = s.count, s.keys
+    return {(KINDS[d // count], keys[d % count]): v for d, v in values.items()}
 
 
 def cores_of(s: Structure, found: Sequence[CoreFound]) -> tuple[Core, ...]:
@@ -129,7 +140,7 @@ def dislodgers(s: Structure, decided: Decided) -> dict[int, int]:
     """Each dislodged unit, with the unit that came in."""
     values, move0, dislodged0 = decided.values, decided.move0, decided.dislodged0
     return {
-        u: next(m for m in s.attackers[s.keys[u]] if values[move0 + m])
+        u: next(m for m in s.attackers[u] if values[move0 + m])
         for u in range(s.count)
         if values[dislodged0 + u]
     }
@@ -159,8 +170,9 @@ def standoffs(s: Structure, decided: Decided, occupied: set[str]) -> frozenset[s
     a head-to-head battle: no retreat may go there (DATC 4.A.6, 6.H.11)."""
     found = set()
     values = decided.values
-    for q, movers in s.attackers.items():
-        if q in occupied:
+    for place, movers in enumerate(s.attackers):
+        q = s.places[place]
+        if not movers or q in occupied:
             continue
         for m in movers:
             other = s.opposing.get(m)
@@ -263,19 +275,16 @@ def _result(
                 return Result.FAILS, checked.reason
             if not values[decided.path0 + u]:
                 return Result.FAILS, ParadoxRule(core.rule, core.labels) if core else NoPath()
-            q = checked.dest.province
+            q = s.into[u]
             blockers = [s.names[r] for r in s.attackers[q] if r != u]
-            at = s.number.get(q)
-            if at is not None:
-                blockers.insert(0, s.names[at])
+            if q < s.count:  # the unit standing there
+                blockers.insert(0, s.names[q])
             return Result.FAILS, Bounced(tuple(blockers))
         case CheckedSupport():
             if values[decided.support0 + u]:
                 return Result.GIVEN, None
             cutters = tuple(
-                s.names[m]
-                for m in s.attackers.get(s.keys[u], ())
-                if cuts(s, m, u) and values[decided.path0 + m]
+                s.names[m] for m in s.attackers[u] if cuts(s, m, u) and values[decided.path0 + m]
             )
             return Result.CUT, CutBy(cutters) if cutters else None
         case CheckedConvoy():

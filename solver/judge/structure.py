@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from topology import BoardView
 
@@ -54,20 +53,22 @@ class Texts:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Structure:
-    """What the equations of a turn are written over (no solver involved), by unit number.
+    """What the equations of a turn are written over (no solver involved), by number.
 
-    `moves`, `supports` and `convoys` hold the active orders of those kinds by their
-    unit; the other tables are keyed by unit as well, but for `attackers`, keyed by the
-    province moved into (which may be empty)."""
+    `moves`, `supports` and `convoys` hold the active orders of those kinds by their unit;
+    the other tables are keyed by unit as well.  The provinces moved into are numbered as
+    *places*: a unit's place is its own number, an empty province moved into comes after
+    the units (`places`), and `attackers` lists the movers into each place."""
 
     turn: Turn
     units: tuple[Unit, ...]  # unit number -> unit (the position's, sorted by province)
     keys: tuple[str, ...]  # unit number -> its province
     number: Mapping[str, int]  # province -> the number of the unit standing there
     order_of: tuple[Checked | None, ...]  # unit -> its order in force (None: holds)
+    places: tuple[str, ...]  # place -> its province: the units' own, then empty ones moved into
     moves: Mapping[int, CheckedMove]  # mover -> its active move
-    into: Mapping[int, str]  # mover -> the province it moves to
-    attackers: Mapping[str, tuple[int, ...]]  # province -> the movers into it
+    into: Mapping[int, int]  # mover -> the place it moves to
+    attackers: tuple[tuple[int, ...], ...]  # place -> the movers into it
     move_supports: Mapping[int, tuple[int, ...]]  # mover -> active supporters of its move
     hold_supports: Mapping[int, tuple[int, ...]]  # unit -> active hold supporters
     supports: Mapping[int, CheckedSupport]  # supporter -> its active support
@@ -95,11 +96,7 @@ class Structure:
             if m not in self.routes or m in self.fallback
         }
         attackers = self.attackers
-        trivial.update(
-            (R_DISLODGED * count + u, False)
-            for u, key in enumerate(self.keys)
-            if key not in attackers
-        )
+        trivial.update((R_DISLODGED * count + u, False) for u in range(count) if not attackers[u])
         object.__setattr__(self, "trivial", trivial)
         object.__setattr__(self, "decisions", tuple(self._ordered()))
 
@@ -153,7 +150,7 @@ class Structure:
         yield from (R_SUPPORT * count + s for s in self.supports)
         yield from (R_CONVOY * count + f for f in self.convoys)
         attackers = self.attackers
-        yield from (R_DISLODGED * count + u for u, k in enumerate(self.keys) if k in attackers)
+        yield from (R_DISLODGED * count + u for u in range(count) if attackers[u])
 
     # -- what the equations ask ----------------------------------------------------------------
     def convoying(self, mover: int) -> set[int]:
@@ -173,11 +170,10 @@ class Structure:
         number = {key: i for i, key in enumerate(keys)}
         order_of = tuple(c for _, c in turn.orders)
         moves: dict[int, CheckedMove] = {}
-        into: dict[int, str] = {}
+        into_province: dict[int, str] = {}
         supports: dict[int, CheckedSupport] = {}
         aims: dict[int, str] = {}
         convoys: dict[int, CheckedConvoy] = {}
-        attackers: dict[str, list[int]] = {}
         move_supports: dict[int, list[int]] = {}
         hold_supports: dict[int, list[int]] = {}
         for i, c in enumerate(order_of):  # in unit order: every table below is too
@@ -185,8 +181,7 @@ class Structure:
                 continue
             if isinstance(c, CheckedMove):
                 moves[i] = c
-                q = into[i] = c.dest.province
-                attackers.setdefault(q, []).append(i)
+                into_province[i] = c.dest.province
             elif isinstance(c, CheckedSupport):
                 supports[i] = c
                 target = number[c.target]
@@ -198,9 +193,16 @@ class Structure:
                     move_supports.setdefault(target, []).append(i)
             elif isinstance(c, CheckedConvoy):
                 convoys[i] = c
-        routes, fallback = convoy_routes(turn, number, moves, convoys)
+        empty = sorted({q for q in into_province.values() if q not in number})
+        places = keys + tuple(empty)
+        place_of = {**number, **{q: len(keys) + i for i, q in enumerate(empty)}}
+        into = {m: place_of[q] for m, q in into_province.items()}
+        attackers: list[list[int]] = [[] for _ in places]
+        for m, q in into.items():
+            attackers[q].append(m)
+        routes, fallback = convoy_routes(turn, keys, number, moves, convoys)
         origin = attack_origins(turn.rules, moves, routes, fallback)
-        opposing, returning = head_to_head(keys, moves, into, origin, number)
+        opposing, returning = head_to_head(len(keys), moves, into, origin)
         board = turn.position.board
         # neither reads the other: each keeps only what it needs
         names = Texts(len(units), lambda u: units[u].text(board))
@@ -211,9 +213,10 @@ class Structure:
             keys,
             number,
             order_of,
+            places,
             moves,
             into,
-            _frozen(attackers),
+            tuple(map(tuple, attackers)),
             _frozen(move_supports),
             _frozen(hold_supports),
             supports,
@@ -236,15 +239,13 @@ def _order_text(checked: Checked | None, unit: Unit, board: BoardView) -> str:
     return checked.given.order_text
 
 
-K = TypeVar("K", str, int)
-
-
-def _frozen(table: Mapping[K, list[int]]) -> dict[K, tuple[int, ...]]:
+def _frozen(table: Mapping[int, list[int]]) -> dict[int, tuple[int, ...]]:
     return {k: tuple(v) for k, v in table.items()}
 
 
 def convoy_routes(
     turn: Turn,
+    keys: Sequence[str],
     number: Mapping[str, int],
     moves: Mapping[int, CheckedMove],
     convoys: Mapping[int, CheckedConvoy],
@@ -252,7 +253,6 @@ def convoy_routes(
     """The minimal routes of each convoyed move through the fleets ordered to convoy it,
     and the 1971 fallback moves that have one (by sea if the convoy works, else by land;
     one without a route is a plain move over land)."""
-    keys = [u.location.province for u, _ in turn.orders]
     convoying: dict[tuple[str, str], set[str]] = {}
     for f, cv in convoys.items():
         convoying.setdefault((cv.target, cv.dest.province), set()).add(keys[f])
@@ -287,27 +287,26 @@ def attack_origins(
 
 
 def head_to_head(
-    keys: Sequence[str],
+    count: int,
     moves: Mapping[int, CheckedMove],
-    into: Mapping[int, str],
+    into: Mapping[int, int],
     origin: Mapping[int, int],
-    number: Mapping[str, int],
 ) -> tuple[dict[int, int], dict[int, int]]:
     """Each move's opponent in a head-to-head battle (two units swapping over land, or from
-    their attack origins, not by convoy), and the move coming the other way by any route."""
+    their attack origins, not by convoy), and the move coming the other way by any route
+    (`count`: the number of units, the places below it theirs)."""
     opposing: dict[int, int] = {}
     returning: dict[int, int] = {}
-    heading: dict[str, list[int]] = {}  # destination -> movers
+    heading: dict[int, list[int]] = {}  # place -> the movers into it
     for q, dest in into.items():
         heading.setdefault(dest, []).append(q)
     for m, dest in into.items():
         from_m = origin[m]
-        for q in heading.get(keys[from_m], ()):
-            if q == m or dest != keys[origin[q]]:
+        for q in heading.get(from_m, ()):
+            if q == m or dest != origin[q]:
                 continue
             if from_m != m or origin[q] != q or not (moves[m].by_convoy or moves[q].by_convoy):
                 opposing[m] = q
-        q = number.get(dest, -1)
-        if q in into and into[q] == keys[m]:
-            returning[m] = q
+        if dest < count and into.get(dest) == m:
+            returning[m] = dest
     return opposing, returning

@@ -167,7 +167,9 @@ class _ByProvince:
         self.order_of = {keys[u]: c for u, c in enumerate(s.order_of)}
         self.moves: dict[str, CheckedMove] = {keys[m]: c for m, c in s.moves.items()}
         self.supports: dict[str, CheckedSupport] = {keys[p]: c for p, c in s.supports.items()}
-        self.attackers = {q: [keys[m] for m in ms] for q, ms in s.attackers.items()}
+        self.attackers = {
+            s.places[q]: [keys[m] for m in ms] for q, ms in enumerate(s.attackers) if ms
+        }
         self.move_supports = {keys[m]: [keys[p] for p in ps] for m, ps in s.move_supports.items()}
         self.opposing = {keys[m]: keys[q] for m, q in s.opposing.items()}
         self.routes = {keys[m] for m in s.routes}
