@@ -210,8 +210,8 @@ def rulebooks(*args: str):
     return CliRunner().invoke(app, ["rulebooks", *args])
 
 
-def solve_6f18(expect: str):
-    return rulebooks("solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect)
+def solve_6f18(expect: str, *args: str):
+    return rulebooks("solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect, *args)
 
 
 def test_the_command_line_answers_and_refuses_clearly(monkeypatch):
@@ -279,3 +279,58 @@ def test_beyond_their_limits_influence_says_it_is_incomplete_and_fit_refuses(mon
     monkeypatch.setattr(fit, "SEARCH_LIMIT", 1)
     with pytest.raises(DipsatError, match=r"the games depend on \d+ policies"):
         solver.fit_rules([ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"])
+
+
+def _reading(policy: str, key: str):
+    """A stand-in for a case's adjudication that reads `policy` and one other policy, and
+    gives `key` an outcome that depends on both: cheap enough to search under every base."""
+    other = next(p for p in POLICIES if p != policy)
+
+    def outcomes_of(case):
+        def run(book):
+            first = getattr(book, policy) == options(policy)[0]
+            second = getattr(book, other) == options(other)[-1]
+            return ((key, "succeeds" if first or second else "fails"),)
+
+        return run
+
+    return outcomes_of, other
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+@pytest.mark.parametrize("base", list(RULE_BOOKS))
+def test_any_policy_can_be_held_under_any_named_base(monkeypatch, base, policy):
+    """A search holding POLICY at BASE's value covers the rule books that keep that value:
+    the named ones that set it otherwise are said to be outside it, the others listed when
+    the outcome holds under them (as running under each one gives)."""
+    from solver.tools.rulesearch import solve as module
+
+    key = "Spring 1901 movement: England: F North Sea - Picardy"
+    fake, _ = _reading(policy, key)
+    monkeypatch.setattr(module, "case_outcomes", fake)
+    found = solver.solve_rules(BY_ID["6.A.1"], "F North Sea - Picardy => succeeds", base, [policy])
+    held = getattr(RULE_BOOKS[base], policy)
+    run = fake(None)
+    assert found.books == tuple(
+        name
+        for name, book in RULE_BOOKS.items()
+        if getattr(book, policy) == held and dict(run(book))[key] == "succeeds"
+    )
+    assert found.not_searched == tuple(
+        name for name, book in RULE_BOOKS.items() if getattr(book, policy) != held
+    )
+
+
+@pytest.mark.parametrize("base", ["J", "O-strict", "dptg", "mila", "webdiplomacy", "godip"])
+def test_holding_the_convoy_cut_rule_of_a_base_searches_the_others_around_it(monkeypatch, base):
+    """The bases the hostile-input run found failing, on a case that reads convoy_cut: the
+    named rule books found are those found without holding it, less those it leaves out."""
+    monkeypatch.chdir(ROOT)
+    expect = "A London - Belgium => fails"
+    shown = solve_6f18(expect, "--rules", base, "--hold", "convoy_cut", "--json")
+    assert shown.exit_code == 0, shown.output
+    held = json.loads(shown.stdout)
+    cut = RULE_BOOKS[base].convoy_cut
+    assert held["not_searched"] == [n for n, b in RULE_BOOKS.items() if b.convoy_cut != cut]
+    free = solver.solve_rules(BY_ID["6.F.18"], expect, base)
+    assert held["rule_books"] == [n for n in free.books if n not in held["not_searched"]]

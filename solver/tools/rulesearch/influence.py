@@ -160,11 +160,10 @@ def _alone(
 ) -> Alone | None:
     by_result: dict[Outcomes, list[Value]] = {}
     for value in sorted(options(policy), key=lambda v: v != base[policy]):
-        try:
-            result = tree.leaf({**base, policy: value}).result
-        except KeyError:  # a value the others forbid
+        found = tree.find({**base, policy: value})
+        if found is None:  # a value held still, or one the others forbid
             continue
-        by_result.setdefault(result, []).append(value)
+        by_result.setdefault(found.result, []).append(value)
     if len(by_result) < 2:
         return None
     effects = tuple(Effect(tuple(vs), _changes(at_base, r)) for r, vs in by_result.items())
@@ -178,10 +177,9 @@ def _table(tree: Tree[Outcomes], read: list[str], base: Mapping[str, Value]) -> 
     """The outcomes under every combination of the read policies' values."""
     table: Table = {}
     for values in itertools.product(*(options(p) for p in read)):
-        try:
-            table[values] = tree.leaf({**base, **dict(zip(read, values, strict=True))}).result
-        except KeyError:
-            continue
+        found = tree.find({**base, **dict(zip(read, values, strict=True))})
+        if found is not None:  # not values held still at others, or forbidden together
+            table[values] = found.result
     return table
 
 

@@ -52,6 +52,7 @@ class Solution:
     keys: tuple[str, ...]  # the outcome each expectation is about, as `outcomes` keys it
     cubes: tuple[Cube, ...]
     books: tuple[str, ...]  # the named rule books among them
+    not_searched: tuple[str, ...]  # the named rule books setting a held policy otherwise
     read: tuple[str, ...]  # the policies the case reads (the others are free)
     runs: int
 
@@ -87,14 +88,21 @@ def solve(
         )
 
     cubes = tuple(merged(Cube.of(leaf.assignment) for leaf in tree.leaves if holds(leaf.result)))
-    books = tuple(name for name, book in RULE_BOOKS.items() if holds(tree.leaf(book).result))
+    books, not_searched = [], []
+    for name, book in RULE_BOOKS.items():
+        leaf = tree.find(book)
+        if leaf is None:  # it sets a held policy otherwise: the search did not reach it
+            not_searched.append(name)
+        elif holds(leaf.result):
+            books.append(name)
     return Solution(
         case.id,
         base.name,
         tuple(e.text for e in wanted),
         keys,
         cubes,
-        books,
+        tuple(books),
+        tuple(not_searched),
         tuple(tree.policies),
         len(tree.leaves),
     )

@@ -168,15 +168,30 @@ class Tree(Generic[T]):
         read = {policy for leaf in self.leaves for policy, _ in leaf.read}
         return [p for p in POLICIES if p in read]
 
-    def leaf(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T]:
-        """The run a rule book (or a table of every policy read) gives."""
+    def find(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T] | None:
+        """The run a rule book (or a table of every policy read) gives; None for one the
+        search left out: it holds a policy the search held still at another value, or
+        values no rule book holds together."""
         get = values.get if isinstance(values, Mapping) else lambda p: getattr(values, p)
         node = self._root
         while _LEAF not in node:
             ((policy, children),) = node.items()
-            node = children[get(policy)]
+            node = children.get(get(policy))
+            if node is None:
+                return None
         leaf: Leaf[T] = node[_LEAF]
         return leaf
+
+    def leaf(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T]:
+        """The run a rule book gives, for one the search covers (`find` for any other).
+
+        Raises:
+            LookupError: the search left it out.
+        """
+        found = self.find(values)
+        if found is None:
+            raise LookupError("a rule book outside the search: it holds a policy held still")
+        return found
 
 
 _LEAF = "leaf"
