@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,7 +28,7 @@ from .tools.explore import explore_case, report_json
 from .tools.replay import KINDS, ReplayReport, explaining
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
-from .values.rules import RuleBook
+from .values.rules import RULE_BOOKS, RuleBook
 
 app = typer.Typer(
     add_completion=False,
@@ -914,6 +915,13 @@ BaseOption = Annotated[
 ]
 
 
+def _search_base(rules: str) -> RuleBook:
+    """The base of a search: a named rule book, or the user's own file called by its file
+    name, under which the search lists it among the rule books it finds."""
+    book = rule_book(rules)
+    return book if rules in RULE_BOOKS else replace(book, name=Path(rules).name)
+
+
 def _show(as_json: bool, data: Callable[[], Any], lines: list[str]) -> None:
     """A search's result: as JSON, or as its lines of text."""
     if as_json:
@@ -944,7 +952,7 @@ def rulebooks_influence(
 
     _solver_time(ctx, time_limit)
     try:
-        book = rule_book(rules)
+        book = _search_base(rules)
         cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
         found = [influence(c, book, hold or ()) for c in cases]
     except DipsatError as error:
@@ -986,7 +994,7 @@ def rulebooks_solve(
     _solver_time(ctx, time_limit)
     chosen = _one_case(file, case, board)
     try:
-        solution = solve(chosen, expect, rule_book(rules), hold or ())
+        solution = solve(chosen, expect, _search_base(rules), hold or ())
     except DipsatError as error:
         raise fail(str(error)) from error
     _show(as_json, lambda: solution_json(solution), solution_lines(solution))
@@ -1011,7 +1019,7 @@ def rulebooks_fit(
 
     _solver_time(ctx, time_limit)
     try:
-        found = fit(files, rule_book(rules), _board(board))
+        found = fit(files, _search_base(rules), _board(board))
     except DipsatError as error:
         raise fail(str(error)) from error
     for problem in found.errors:

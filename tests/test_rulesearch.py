@@ -20,6 +20,9 @@ from typer.testing import CliRunner
 import solver
 from solver.cli import app
 from solver.errors import DipsatError
+from solver.formats.mila import read_game
+from solver.formats.rulebooks import rule_book
+from solver.tools.replay import transition_matches
 from solver.tools.rulesearch import tracing
 from solver.tools.rulesearch.describe import Cube, merged
 from solver.tools.rulesearch.influence import case_outcomes, influence
@@ -334,3 +337,45 @@ def test_holding_the_convoy_cut_rule_of_a_base_searches_the_others_around_it(mon
     assert held["not_searched"] == [n for n, b in RULE_BOOKS.items() if b.convoy_cut != cut]
     free = solver.solve_rules(BY_ID["6.F.18"], expect, base)
     assert held["rule_books"] == [n for n in free.books if n not in held["not_searched"]]
+
+
+def test_solve_and_fit_include_the_users_own_rule_book_by_its_file_name(tmp_path, monkeypatch):
+    """A base read from a TOML file is one more rule book to find: `solve` lists it among
+    those giving the outcome, `fit` scores it, each by the file's name."""
+    monkeypatch.chdir(ROOT)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('base = "2025"\n[policies]\nconvoy_cut = "1982"\n', "utf-8")
+    shown = solve_6f18("A London - Belgium => succeeds", "--rules", str(mine), "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["rule_books"] == ["1982", "mine.toml"]
+    site = tmp_path / "site.toml"
+    site.write_text('base = "webdiplomacy"\n[policies]\nsupport_coast = "illegal"\n', "utf-8")
+    games = sorted(str(p) for p in ROOT.glob("tests/data/games/game_*.json"))
+    shown = rulebooks("fit", *games, "--rules", str(site), "--json")
+    assert shown.exit_code == 0, shown.output
+    scored = json.loads(shown.stdout)["rule_books"]
+    assert list(scored)[-1] == "site.toml" and scored["webdiplomacy"] == 0
+    book = rule_book(str(site))
+    recorded = [read_game(g) for g in games]
+    missed = [
+        (g.path, i)
+        for g in recorded
+        for i in range(len(g.phases) - 1)
+        if not transition_matches(g, i, book)  # each run on its own, no search
+    ]
+    assert scored["site.toml"] == len(missed) > 0
+
+
+def test_the_python_api_includes_a_base_rule_book_under_its_name():
+    from dataclasses import replace
+
+    from solver.values.rules import ConvoyCut
+
+    mine = replace(DATC_2025, name="mine", convoy_cut=ConvoyCut.RULE_1982)
+    found = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", mine)
+    assert found.books == ("1982", "mine")
+    same_name = replace(DATC_2025, convoy_cut=ConvoyCut.RULE_1982)  # still called 2025
+    found = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", same_name)
+    assert found.books == ("1982", "2025 (base)")
+    named = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", "1982")
+    assert named.books == ("1982",)  # a named base is listed once

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from ...errors import DipsatError
-from ...values.rules import POLICIES, RuleBook, conflicting, policy_options
+from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting, is_edition, policy_options
 
 T = TypeVar("T")
 
@@ -36,6 +36,16 @@ def options(policy: str) -> tuple[Value, ...]:
 def spelled(value: Value) -> str:
     """A value as rule-book files write it: true/false or the option's name."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value.value)
+
+
+def named_books(base: RuleBook) -> dict[str, RuleBook]:
+    """The rule books a search reports on by name: the named ones, then the base when it is
+    none of them unchanged (a user's own), under its name, or 'NAME (base)' when a named
+    rule book is called that."""
+    books = dict(RULE_BOOKS)
+    if not is_edition(base):
+        books[base.name if base.name not in books else f"{base.name} (base)"] = base
+    return books
 
 
 @dataclass(frozen=True, slots=True)
