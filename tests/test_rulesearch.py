@@ -262,6 +262,27 @@ def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so(mon
     assert shown.exit_code == 2 and "unknown policy 'convoy' to hold" in shown.stderr
 
 
+def test_a_misspelt_policy_to_hold_is_given_the_nearest_name(monkeypatch):
+    """Not the whole list of policies: the one meant, as rule-book files are answered."""
+    monkeypatch.chdir(ROOT)
+    shown = solve_6f18("A London - Belgium => fails", "--hold", "convoy-cutt")
+    assert shown.exit_code == 2
+    assert shown.stderr.startswith(
+        "unknown policy 'convoy-cutt' to hold (did you mean convoy_cut?)"
+    )
+    assert "fork_when" not in shown.stderr  # no list of all 28
+    spelled = solve_6f18("A London - Belgium => fails", "--hold", "convoy-cut", "--json")
+    assert spelled.exit_code == 0, spelled.output  # as a rule-book file may spell it
+    assert "1982" in json.loads(spelled.stdout)["not_searched"]
+    with pytest.raises(DipsatError, match=r"'brannon' to hold \(did you mean brannan\?\)"):
+        solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold=["brannon"])
+    one = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold="brannan")
+    free = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved")
+    assert one.runs < free.runs and "brannan = false" in one.description  # held, one name
+    with pytest.raises(TypeError, match="hold: expected policy names, found int"):
+        solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold=[3])
+
+
 def test_a_turn_two_games_share_is_searched_once(tmp_path):
     source = ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"
     copy = tmp_path / "copy.json"

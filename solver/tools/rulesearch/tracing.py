@@ -20,7 +20,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from ...errors import DipsatError
-from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting, is_edition, policy_options
+from ...values.rules import (
+    POLICIES,
+    RULE_BOOKS,
+    RuleBook,
+    conflicting,
+    is_edition,
+    policy_named,
+    policy_options,
+)
 
 T = TypeVar("T")
 
@@ -64,17 +72,22 @@ class SearchTooLarge(DipsatError):
     """A search that would take more runs than its limit."""
 
 
-def held_policies(names: Iterable[str]) -> tuple[str, ...]:
-    """Policy names checked, to hold still in a search.
+def held_policies(names: str | Iterable[str]) -> tuple[str, ...]:
+    """The policies to hold still in a search, from their names (one name, or several).
 
     Raises:
-        DipsatError: a name that is no policy (the message lists them).
+        TypeError: `names` is not text or an iterable of text.
+        DipsatError: a name that is no policy (the message suggests the nearest).
     """
-    chosen = tuple(names)
-    for name in chosen:
-        if name not in POLICIES:
-            raise DipsatError(f"unknown policy {name!r} to hold; policies: {', '.join(POLICIES)}")
-    return chosen
+    given = [names] if isinstance(names, str) else names
+    if not isinstance(given, Iterable):
+        raise TypeError(f"hold: expected policy names, found {type(names).__name__}")
+    chosen = []
+    for name in given:
+        if not isinstance(name, str):
+            raise TypeError(f"hold: expected policy names, found {type(name).__name__}")
+        chosen.append(policy_named(name, " to hold"))
+    return tuple(chosen)
 
 
 class _Chooser:
