@@ -21,7 +21,9 @@ from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .judge import solve
+from .tools.compare import as_json as as_json_data
 from .tools.compare import compare
+from .tools.compare import lines as compare_lines
 from .tools.conformance import run
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
@@ -560,7 +562,9 @@ def compare_rules(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """The cases whose outcomes differ between two rule books, with the orders that differ."""
+    """The cases whose outcomes differ between two rule books: the outcomes that differ, and
+    the policies that make them differ (the fewest that, switched from the first rule
+    book's values to the second's, turn the one outcome into the other)."""
     _solver_time(ctx, time_limit)
     try:
         books = rule_book(first), rule_book(second)
@@ -573,24 +577,13 @@ def compare_rules(
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
-        print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
+        print(json.dumps({"rules": [first, second], "cases": as_json_data(differences)}, indent=2))
         return
     one, other = (b.name for b in books)  # a rule-book file by its name, not its path
     if differences:
-        table = Table(title=f"what {one} and {other} decide differently", show_lines=True)
-        table.add_column("case")
-        table.add_column("order, or what a step leaves")
-        table.add_column(one)
-        table.add_column(other)
-        for entry in differences:
-            for i, d in enumerate(entry["orders"]):
-                table.add_row(
-                    escape(entry["id"]) if i == 0 else "",
-                    escape(d["order"]),
-                    escape(str(d["first"])),
-                    escape(str(d["second"])),
-                )
-        out.print(table)
+        out.print(f"what {one} and {other} decide differently (under {one} → under {other})")
+    for style, line in compare_lines(differences):
+        out.print(line, style="bold" if style == "case" else None, markup=False)
     out.print(f"{len(differences)} case(s) differ between {one} and {other}")
 
 

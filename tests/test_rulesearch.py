@@ -22,10 +22,11 @@ from solver.cli import app
 from solver.errors import DipsatError
 from solver.formats.mila import read_game
 from solver.formats.rulebooks import rule_book
+from solver.tools.compare import case_outcomes
 from solver.tools.replay import transition_matches
 from solver.tools.rulesearch import tracing
 from solver.tools.rulesearch.describe import Cube, merged
-from solver.tools.rulesearch.influence import case_outcomes, influence
+from solver.tools.rulesearch.influence import influence
 from solver.tools.rulesearch.tracing import Tree, blindly, branches, options
 from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook, conflicting
 

@@ -4,13 +4,12 @@ rule book), and where policies interact, what their values give together."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...errors import DipsatError
 from ...formats.cases import Case
 from ...values.rules import POLICIES, RuleBook
-from ..compare import outcomes
+from ..compare import case_outcomes
 from .describe import Cube, described, merged
 from .tracing import Tree, Value, branches, held_policies, options
 
@@ -20,21 +19,6 @@ as `dipsat compare-rules` keys them; or a single ("error", message)."""
 
 PRODUCT_LIMIT = 65_536
 """The most combinations of a case's policies whose interactions are worked out."""
-
-
-def case_outcomes(case: Case) -> Callable[[RuleBook], Outcomes]:
-    """The computation a search over rule books runs for a case."""
-
-    def run(book: RuleBook) -> Outcomes:
-        try:
-            return tuple(
-                (key, str(getattr(label, "value", label)))
-                for key, label in outcomes(case, book).items()
-            )
-        except DipsatError as error:  # the case cannot be played under this rule book
-            return (("error", str(error)),)
-
-    return run
 
 
 @dataclass(frozen=True, slots=True)
