@@ -350,8 +350,9 @@ def rulesearch_section(limit: int | None = None) -> Row:
     import math
 
     from solver.formats.cases import case_files, read_cases
+    from solver.tools.compare import case_outcomes
     from solver.tools.rulesearch.fit import fit
-    from solver.tools.rulesearch.influence import case_outcomes, influence
+    from solver.tools.rulesearch.influence import influence
     from solver.tools.rulesearch.solve import solve
     from solver.tools.rulesearch.tracing import blindly, branches, options
     from solver.values.rules import BOARD_POLICIES, DATC_2025

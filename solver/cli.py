@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,14 +21,16 @@ from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .judge import solve
+from .tools.compare import as_json as as_json_data
 from .tools.compare import compare
+from .tools.compare import lines as compare_lines
 from .tools.conformance import run
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
 from .tools.replay import KINDS, ReplayReport, explaining
 from .tools.replay import replay as replay_games
 from .values.notation import parse_given
-from .values.rules import RuleBook
+from .values.rules import RULE_BOOKS, RuleBook
 
 app = typer.Typer(
     add_completion=False,
@@ -559,7 +562,9 @@ def compare_rules(
     board: VariantOption = None,
     time_limit: TimeLimitOption = None,
 ) -> None:
-    """The cases whose outcomes differ between two rule books, with the orders that differ."""
+    """The cases whose outcomes differ between two rule books: the outcomes that differ, and
+    the policies that make them differ (the fewest that, switched from the first rule
+    book's values to the second's, turn the one outcome into the other)."""
     _solver_time(ctx, time_limit)
     try:
         books = rule_book(first), rule_book(second)
@@ -572,24 +577,13 @@ def compare_rules(
     except DipsatError as error:
         raise fail(str(error)) from error
     if as_json:
-        print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
+        print(json.dumps({"rules": [first, second], "cases": as_json_data(differences)}, indent=2))
         return
     one, other = (b.name for b in books)  # a rule-book file by its name, not its path
     if differences:
-        table = Table(title=f"what {one} and {other} decide differently", show_lines=True)
-        table.add_column("case")
-        table.add_column("order, or what a step leaves")
-        table.add_column(one)
-        table.add_column(other)
-        for entry in differences:
-            for i, d in enumerate(entry["orders"]):
-                table.add_row(
-                    escape(entry["id"]) if i == 0 else "",
-                    escape(d["order"]),
-                    escape(str(d["first"])),
-                    escape(str(d["second"])),
-                )
-        out.print(table)
+        out.print(f"what {one} and {other} decide differently (under {one} → under {other})")
+    for style, line in compare_lines(differences):
+        out.print(line, style="bold" if style == "case" else None, markup=False)
     out.print(f"{len(differences)} case(s) differ between {one} and {other}")
 
 
@@ -914,6 +908,13 @@ BaseOption = Annotated[
 ]
 
 
+def _search_base(rules: str) -> RuleBook:
+    """The base of a search: a named rule book, or the user's own file called by its file
+    name, under which the search lists it among the rule books it finds."""
+    book = rule_book(rules)
+    return book if rules in RULE_BOOKS else replace(book, name=Path(rules).name)
+
+
 def _show(as_json: bool, data: Callable[[], Any], lines: list[str]) -> None:
     """A search's result: as JSON, or as its lines of text."""
     if as_json:
@@ -944,7 +945,7 @@ def rulebooks_influence(
 
     _solver_time(ctx, time_limit)
     try:
-        book = rule_book(rules)
+        book = _search_base(rules)
         cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
         found = [influence(c, book, hold or ()) for c in cases]
     except DipsatError as error:
@@ -986,7 +987,7 @@ def rulebooks_solve(
     _solver_time(ctx, time_limit)
     chosen = _one_case(file, case, board)
     try:
-        solution = solve(chosen, expect, rule_book(rules), hold or ())
+        solution = solve(chosen, expect, _search_base(rules), hold or ())
     except DipsatError as error:
         raise fail(str(error)) from error
     _show(as_json, lambda: solution_json(solution), solution_lines(solution))
@@ -1011,7 +1012,7 @@ def rulebooks_fit(
 
     _solver_time(ctx, time_limit)
     try:
-        found = fit(files, rule_book(rules), _board(board))
+        found = fit(files, _search_base(rules), _board(board))
     except DipsatError as error:
         raise fail(str(error)) from error
     for problem in found.errors:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 from topology.files import PlacedError
 
 
@@ -96,3 +99,17 @@ def expect_type(name: str, value: object, kind: type | tuple[type, ...], what: s
     """
     if not isinstance(value, kind):
         raise DipsatError(f"{name}: expected {what}, found {type(value).__name__} {value!r:.60}")
+
+
+def did_you_mean(found: object, known: Iterable[str]) -> str:
+    """' (did you mean X?)' for the known name nearest a misspelt one, case and '-'
+    against '_' aside; '' when none is near (or `found` is not text)."""
+    if not isinstance(found, str):
+        return ""
+    names = {_folded(name): name for name in known}
+    near = difflib.get_close_matches(_folded(found)[:200], names, n=1, cutoff=0.6)
+    return f" (did you mean {names[near[0]]}?)" if near else ""
+
+
+def _folded(name: str) -> str:
+    return name.lower().replace("_", "-")

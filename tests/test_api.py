@@ -148,7 +148,7 @@ ENTRY_POINTS = ["adjudicate", "explore", "parse_orders", "check", "Multiverse.st
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ("dtpg", "unknown rule book 'dtpg'; known: 1971, "),
+        ("dtpg", "unknown rule book 'dtpg' (did you mean dptg?); known: 1971, "),
         ("mine.toml", "unknown rule book 'mine.toml'; known: 1971, "),
         (2025, "expected a rule book or its name (1971, "),
         (["2025"], "expected a rule book or its name (1971, "),

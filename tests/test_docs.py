@@ -80,7 +80,7 @@ def test_the_differences_of_j_and_o_are_each_explained():
         for f in sorted((ROOT / "cases" / d).glob("*.cases"))
         for c in read_cases(f)
     ]
-    differing = {d["id"] for d in compare(cases, RULE_BOOKS["J"], RULE_BOOKS["O"])}
+    differing = {d.id for d in compare(cases, RULE_BOOKS["J"], RULE_BOOKS["O"])}
     page = (ROOT / "docs" / "multiverse.md").read_text(encoding="utf-8")
     section = page.split("### J against O")[1].split("\n## ")[0]
     listed = set(

@@ -361,11 +361,11 @@ def test_compare_page_draws_each_differing_case_under_both_books():
     tree = assert_self_contained(text)
     assert compare_page(cases, first, second, differences) == text
     articles = tree.all("article", "case")
-    assert [a.attrs["data-case"] for a in articles] == [d["id"] for d in differences]
+    assert [a.attrs["data-case"] for a in articles] == [d.id for d in differences]
     assert len(articles) == 11  # as tests/data/compare_rules.txt lists for 6.F
     by_id = {c.id: c for c in cases}
     for article, entry in zip(articles, differences, strict=True):
-        case = by_id[entry["id"]]
+        case = by_id[entry.id]
         figures = article.all("figure", "book")
         assert [f.attrs["data-rules"] for f in figures] == [first.name, second.name] * len(
             case.blocks
@@ -378,6 +378,11 @@ def test_compare_page_draws_each_differing_case_under_both_books():
             for given, outcome in zip(scene.orders, scene.outcomes, strict=True):
                 assert outcome.result in drawn[given.order_text], (case.id, book.name)
         rows = article.all("table", "differences")[0].all("tr")[1:]
+        phases = [o.phase for o in entry.outcomes]
+        once = ["" if i and phases[i - 1] == p else p for i, p in enumerate(phases)]
         assert [r.content() for r in rows] == [
-            f"{d['order']} {d['first']} {d['second']}" for d in entry["orders"]
-        ]
+            " ".join(" ".join((phase, o.what, o.first, o.second, ", ".join(o.policies))).split())
+            for phase, o in zip(once, entry.outcomes, strict=True)
+        ]  # the phase once, then each outcome and the policies that make it differ
+        (cause,) = article.all("p", "cause")
+        assert cause.content() == entry.cause()

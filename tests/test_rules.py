@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import codecs
+import itertools
 import json
+from dataclasses import replace
 
 import pytest
 from conftest import DATA, ROOT, all_cases, dipsat, table
@@ -13,10 +15,17 @@ from conftest import DATA, ROOT, all_cases, dipsat, table
 from solver.errors import DipsatError
 from solver.formats.cases import read_cases
 from solver.formats.rulebooks import rule_book
-from solver.tools.compare import compare
+from solver.tools.compare import _differing, compare, played
 from solver.tools.conformance import run_case
 from solver.tools.explore import explore
-from solver.values.rules import EDITIONS, RULE_BOOKS, ConvoyParadox, RuleBook, WrongCoast
+from solver.values.rules import (
+    EDITIONS,
+    POLICIES,
+    RULE_BOOKS,
+    ConvoyParadox,
+    RuleBook,
+    WrongCoast,
+)
 
 DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
@@ -83,8 +92,80 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
 
 @pytest.mark.parametrize(("book", "cases"), table("compare_rules.txt"))
 def test_compare_rules_finds_the_cases_a_policy_changes(book, cases):
-    changed = compare(DATC, EDITIONS["2025"], rule_book(str(DATA / "rulebooks" / book)))
-    assert [d["id"] for d in changed] == cases.split()
+    """And names the policies the file changes as what makes each case differ."""
+    other = rule_book(str(DATA / "rulebooks" / book))
+    changed = compare(DATC, EDITIONS["2025"], other)
+    assert [d.id for d in changed] == cases.split()
+    policies = {p for p in POLICIES if getattr(other, p) != getattr(EDITIONS["2025"], p)}
+    for d in changed:
+        assert d.exact and d.policies and set(d.policies) <= policies, d.id
+        assert all(set(o.policies) <= set(d.policies) for o in d.outcomes), d.id
+
+
+def _switched(first: RuleBook, second: RuleBook, policies) -> RuleBook:
+    return replace(first, **{p: getattr(second, p) for p in policies})
+
+
+@pytest.mark.parametrize("other", ["1971", "1982", "dptg", "mila", "O"])
+def test_compare_rules_names_the_fewest_policies_that_turn_one_outcome_into_the_other(other):
+    """Checked by brute force, without the tracing search: under 2025 with the policies
+    found switched to the other rule book's values, every outcome of the case (and each
+    outcome with its own policies switched) is the other's, and no fewer policies of those
+    the two set differently do it."""
+    first, second = EDITIONS["2025"], RULE_BOOKS[other]
+    differ = [p for p in POLICIES if getattr(first, p) != getattr(second, p)]
+    found = compare(DATC, first, second)
+    assert found
+    for d in found:
+        case = BY_ID[d.id]
+        wanted = played(case, second)
+        assert d.exact, d.id
+        assert not _differing(played(case, _switched(first, second, d.policies)), wanted), d.id
+        smaller = range(len(d.policies))
+        for fewer in (c for size in smaller for c in itertools.combinations(differ, size)):
+            try:
+                book = _switched(first, second, fewer)
+            except DipsatError:  # values no rule book holds together
+                continue
+            assert _differing(played(case, book), wanted), (d.id, fewer)
+        for o in d.outcomes:
+            book = _switched(first, second, o.policies)
+            assert played(case, book).get((o.phase, o.what)) == o.second, (d.id, o.what)
+
+
+def test_compare_rules_writes_a_block_per_case_unwrapped_when_piped():
+    """Through a pipe, as a script reads it: each case, why it differs, each phase once,
+    then each outcome that differs on a line of its own, however long; JSON says the same."""
+    books = EDITIONS["2025"], EDITIONS["1982"]
+    found = compare(read_cases(ROOT / "cases/datc/6F.cases"), *books)
+    result = dipsat("compare-rules", "2025", "1982", "cases/datc/6F.cases")
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "┃" not in text and "│" not in text  # no table
+    blocks = text.split("\n\n")[1:]
+    assert len(blocks) == len(found) and len(found) > 5
+    for block, d in zip(blocks, found, strict=True):
+        lines = block.splitlines()
+        assert lines[0] == f"{d.id} {d.title}"
+        assert lines[1] == f"  {d.cause()}" and "convoy_cut (always → 1982)" in lines[1]
+        phases = [line for line in lines[2:] if not line.startswith("    ")]
+        assert phases[: len({o.phase for o in d.outcomes})] == [
+            f"  {p}:" for p in dict.fromkeys(o.phase for o in d.outcomes)
+        ]
+        for o in d.outcomes:
+            own = f"  [{', '.join(o.policies)}]" if o.policies != d.policies else ""
+            assert f"    {o.what}: {o.first} → {o.second}{own}" in lines, (d.id, o.what)
+    data = json.loads(
+        dipsat("compare-rules", "2025", "1982", "cases/datc/6F.cases", "--json").stdout
+    )
+    for entry, d in zip(data["cases"], found, strict=True):
+        assert entry["policies"] == [
+            {"policy": s.policy, "first": s.first.value, "second": s.second.value}
+            for s in d.settings
+        ]
+        assert [(o["phase"], o["order"], o["policies"]) for o in entry["orders"]] == [
+            (o.phase, o.what, list(o.policies)) for o in d.outcomes
+        ]
 
 
 @pytest.mark.parametrize(
@@ -190,5 +271,5 @@ def test_fork_when_is_a_policy_of_either_history():
     j, o = RULE_BOOKS["J"], RULE_BOOKS["O"]
     by_board = changed(j, name="J-board", fork_when=ForkWhen.BOARD_DIFFERS)
     by_outcome = changed(o, name="O-outcome", fork_when=ForkWhen.OUTCOME_CHANGED)
-    assert {d["id"] for d in compare(cases, j, by_board)} == {"MV.6", "O.B.10"}
-    assert {d["id"] for d in compare(cases, o, by_outcome)} == {"O.B.10"}
+    assert {d.id for d in compare(cases, j, by_board)} == {"MV.6", "O.B.10"}
+    assert {d.id for d in compare(cases, o, by_outcome)} == {"O.B.10"}

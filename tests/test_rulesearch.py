@@ -20,9 +20,13 @@ from typer.testing import CliRunner
 import solver
 from solver.cli import app
 from solver.errors import DipsatError
+from solver.formats.mila import read_game
+from solver.formats.rulebooks import rule_book
+from solver.tools.compare import case_outcomes
+from solver.tools.replay import transition_matches
 from solver.tools.rulesearch import tracing
 from solver.tools.rulesearch.describe import Cube, merged
-from solver.tools.rulesearch.influence import case_outcomes, influence
+from solver.tools.rulesearch.influence import influence
 from solver.tools.rulesearch.tracing import Tree, blindly, branches, options
 from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook, conflicting
 
@@ -210,8 +214,8 @@ def rulebooks(*args: str):
     return CliRunner().invoke(app, ["rulebooks", *args])
 
 
-def solve_6f18(expect: str):
-    return rulebooks("solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect)
+def solve_6f18(expect: str, *args: str):
+    return rulebooks("solve", "cases/datc/6F.cases", "--case", "6.F.18", "--expect", expect, *args)
 
 
 def test_the_command_line_answers_and_refuses_clearly(monkeypatch):
@@ -259,6 +263,27 @@ def test_policies_held_still_are_not_searched_and_a_search_too_large_says_so(mon
     assert shown.exit_code == 2 and "unknown policy 'convoy' to hold" in shown.stderr
 
 
+def test_a_misspelt_policy_to_hold_is_given_the_nearest_name(monkeypatch):
+    """Not the whole list of policies: the one meant, as rule-book files are answered."""
+    monkeypatch.chdir(ROOT)
+    shown = solve_6f18("A London - Belgium => fails", "--hold", "convoy-cutt")
+    assert shown.exit_code == 2
+    assert shown.stderr.startswith(
+        "unknown policy 'convoy-cutt' to hold (did you mean convoy_cut?)"
+    )
+    assert "fork_when" not in shown.stderr  # no list of all 28
+    spelled = solve_6f18("A London - Belgium => fails", "--hold", "convoy-cut", "--json")
+    assert spelled.exit_code == 0, spelled.output  # as a rule-book file may spell it
+    assert "1982" in json.loads(spelled.stdout)["not_searched"]
+    with pytest.raises(DipsatError, match=r"'brannon' to hold \(did you mean brannan\?\)"):
+        solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold=["brannon"])
+    one = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold="brannan")
+    free = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved")
+    assert one.runs < free.runs and "brannan = false" in one.description  # held, one name
+    with pytest.raises(TypeError, match="hold: expected policy names, found int"):
+        solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold=[3])
+
+
 def test_a_turn_two_games_share_is_searched_once(tmp_path):
     source = ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"
     copy = tmp_path / "copy.json"
@@ -279,3 +304,100 @@ def test_beyond_their_limits_influence_says_it_is_incomplete_and_fit_refuses(mon
     monkeypatch.setattr(fit, "SEARCH_LIMIT", 1)
     with pytest.raises(DipsatError, match=r"the games depend on \d+ policies"):
         solver.fit_rules([ROOT / "tests/data/games/game_433761_ENGLAND_AG.json"])
+
+
+def _reading(policy: str, key: str):
+    """A stand-in for a case's adjudication that reads `policy` and one other policy, and
+    gives `key` an outcome that depends on both: cheap enough to search under every base."""
+    other = next(p for p in POLICIES if p != policy)
+
+    def outcomes_of(case):
+        def run(book):
+            first = getattr(book, policy) == options(policy)[0]
+            second = getattr(book, other) == options(other)[-1]
+            return ((key, "succeeds" if first or second else "fails"),)
+
+        return run
+
+    return outcomes_of, other
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+@pytest.mark.parametrize("base", list(RULE_BOOKS))
+def test_any_policy_can_be_held_under_any_named_base(monkeypatch, base, policy):
+    """A search holding POLICY at BASE's value covers the rule books that keep that value:
+    the named ones that set it otherwise are said to be outside it, the others listed when
+    the outcome holds under them (as running under each one gives)."""
+    from solver.tools.rulesearch import solve as module
+
+    key = "Spring 1901 movement: England: F North Sea - Picardy"
+    fake, _ = _reading(policy, key)
+    monkeypatch.setattr(module, "case_outcomes", fake)
+    found = solver.solve_rules(BY_ID["6.A.1"], "F North Sea - Picardy => succeeds", base, [policy])
+    held = getattr(RULE_BOOKS[base], policy)
+    run = fake(None)
+    assert found.books == tuple(
+        name
+        for name, book in RULE_BOOKS.items()
+        if getattr(book, policy) == held and dict(run(book))[key] == "succeeds"
+    )
+    assert found.not_searched == tuple(
+        name for name, book in RULE_BOOKS.items() if getattr(book, policy) != held
+    )
+
+
+@pytest.mark.parametrize("base", ["J", "O-strict", "dptg", "mila", "webdiplomacy", "godip"])
+def test_holding_the_convoy_cut_rule_of_a_base_searches_the_others_around_it(monkeypatch, base):
+    """The bases the hostile-input run found failing, on a case that reads convoy_cut: the
+    named rule books found are those found without holding it, less those it leaves out."""
+    monkeypatch.chdir(ROOT)
+    expect = "A London - Belgium => fails"
+    shown = solve_6f18(expect, "--rules", base, "--hold", "convoy_cut", "--json")
+    assert shown.exit_code == 0, shown.output
+    held = json.loads(shown.stdout)
+    cut = RULE_BOOKS[base].convoy_cut
+    assert held["not_searched"] == [n for n, b in RULE_BOOKS.items() if b.convoy_cut != cut]
+    free = solver.solve_rules(BY_ID["6.F.18"], expect, base)
+    assert held["rule_books"] == [n for n in free.books if n not in held["not_searched"]]
+
+
+def test_solve_and_fit_include_the_users_own_rule_book_by_its_file_name(tmp_path, monkeypatch):
+    """A base read from a TOML file is one more rule book to find: `solve` lists it among
+    those giving the outcome, `fit` scores it, each by the file's name."""
+    monkeypatch.chdir(ROOT)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('base = "2025"\n[policies]\nconvoy_cut = "1982"\n', "utf-8")
+    shown = solve_6f18("A London - Belgium => succeeds", "--rules", str(mine), "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["rule_books"] == ["1982", "mine.toml"]
+    site = tmp_path / "site.toml"
+    site.write_text('base = "webdiplomacy"\n[policies]\nsupport_coast = "illegal"\n', "utf-8")
+    games = sorted(str(p) for p in ROOT.glob("tests/data/games/game_*.json"))
+    shown = rulebooks("fit", *games, "--rules", str(site), "--json")
+    assert shown.exit_code == 0, shown.output
+    scored = json.loads(shown.stdout)["rule_books"]
+    assert list(scored)[-1] == "site.toml" and scored["webdiplomacy"] == 0
+    book = rule_book(str(site))
+    recorded = [read_game(g) for g in games]
+    missed = [
+        (g.path, i)
+        for g in recorded
+        for i in range(len(g.phases) - 1)
+        if not transition_matches(g, i, book)  # each run on its own, no search
+    ]
+    assert scored["site.toml"] == len(missed) > 0
+
+
+def test_the_python_api_includes_a_base_rule_book_under_its_name():
+    from dataclasses import replace
+
+    from solver.values.rules import ConvoyCut
+
+    mine = replace(DATC_2025, name="mine", convoy_cut=ConvoyCut.RULE_1982)
+    found = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", mine)
+    assert found.books == ("1982", "mine")
+    same_name = replace(DATC_2025, convoy_cut=ConvoyCut.RULE_1982)  # still called 2025
+    found = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", same_name)
+    assert found.books == ("1982", "2025 (base)")
+    named = solver.solve_rules(BY_ID["6.F.18"], "A London - Belgium => succeeds", "1982")
+    assert named.books == ("1982",)  # a named base is listed once

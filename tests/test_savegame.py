@@ -157,6 +157,10 @@ def bad_files(game: SavedGame) -> dict[str, tuple[str, str]]:
             edited(game, json_set(["rules"], custom_rules(convoy_parrot="szykman"))),
             "rules.policies: expected every policy once; missing: none; unknown: convoy_parrot",
         ),
+        "custom rules, a policy misspelt": (
+            edited(game, json_set(["rules"], custom_rules(drop="brannan", brannon=False))),
+            "missing: brannan; unknown: brannon (did you mean brannan?)",
+        ),
         "custom rules, a policy missing": (
             edited(game, json_set(["rules"], custom_rules(drop="brannan"))),
             "missing: brannan; unknown: none",

@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from topology.layout import layout_of
 
@@ -33,6 +32,7 @@ from ..values.decisions import Decision
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
 from ..values.rules import EDITIONS, RuleBook
+from .compare import CaseDifference
 from .conformance import CaseResult, Failure, Report
 from .explore import CoreReport
 from .scenes import edition_scenes, phase_scene, play_case, resolution_scene, step_heading
@@ -371,10 +371,11 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
 
 # -- two rule books side by side ------------------------------------------------------------
 def compare_page(
-    cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: list[dict[str, Any]]
+    cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: Sequence[CaseDifference]
 ) -> str:
     """The cases two rule books decide differently (`solver.tools.compare.compare`), each phase
-    drawn under both side by side, with the orders whose outcomes differ."""
+    drawn under both side by side, with the policies that make them differ and the outcomes
+    that differ (each phase named once)."""
     pictures = Pictures()
     by_id = {case.id: case for case in cases}
     body = [
@@ -384,24 +385,20 @@ def compare_page(
         _legend(cases, pictures),
     ]
     for entry in differences:
-        case = by_id[entry["id"]]
+        case = by_id[entry.id]
+        rows = []
+        for i, o in enumerate(entry.outcomes):
+            phase = "" if i and entry.outcomes[i - 1].phase == o.phase else esc(o.phase)
+            cells = [phase, f"<code>{esc(o.what)}</code>", esc(o.first), esc(o.second)]
+            rows.append(("mismatch", [*cells, esc(", ".join(o.policies))]))
         body += [
             f'<article class="case" id="{esc(anchor("case", case.id))}" '
             f'data-case="{esc(case.id)}">',
             f"<h3>{esc(case.id)} {esc(case.title)}</h3>",
             f'<p class="meta">{esc(case.path)}:{case.line}</p>',
+            f'<p class="cause">{esc(entry.cause())}</p>',
             _side_by_side(case, first, second, pictures),
-            _rows(
-                ["order", first.name, second.name],
-                [
-                    (
-                        "mismatch",
-                        [f"<code>{esc(d['order'])}</code>", esc(d["first"]), esc(d["second"])],
-                    )
-                    for d in entry["orders"]
-                ],
-                "differences",
-            ),
+            _rows(["phase", "order", first.name, second.name, "because of"], rows, "differences"),
             "</article>",
         ]
     return page(f"dipsat compare-rules {first.name} {second.name}", body, pictures)

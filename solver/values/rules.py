@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, get_type_hints
 
-from ..errors import CaseFormatError, DipsatError, expect_type
+from ..errors import CaseFormatError, DipsatError, did_you_mean, expect_type
 
 
 class MultiRoute(enum.Enum):
@@ -372,6 +372,26 @@ RULE_BOOKS: Mapping[str, RuleBook] = MappingProxyType(
 )
 
 
+def policy_named(name: str, purpose: str = "") -> str:
+    """The policy a name stands for, however it is read (a rule-book file, `--hold`, the
+    Python API): `convoy_cut`, or as files may write it, `convoy-cut`; `purpose` (" to
+    hold") follows the name in the message.
+
+    Raises:
+        DipsatError: no policy has that name: the message suggests the nearest, else lists
+            them all.
+    """
+    policy = name.replace("-", "_")
+    if policy in POLICIES:
+        return policy
+    near = did_you_mean(name, POLICIES)
+    if near:
+        raise DipsatError(
+            f"unknown policy {name!r:.60}{purpose}{near}; docs/rules.md explains each policy"
+        )
+    raise DipsatError(f"unknown policy {name!r:.60}{purpose}; the policies: {', '.join(POLICIES)}")
+
+
 def named_rules(rules: str | RuleBook) -> RuleBook:
     """A rule book itself, or the edition or preset of that name (`solver.rule_book` also
     reads rule-book files).
@@ -387,7 +407,8 @@ def named_rules(rules: str | RuleBook) -> RuleBook:
         raise DipsatError(f"expected a rule book or its name ({names}), found {rules!r:.60}{files}")
     book = RULE_BOOKS.get(rules)
     if book is None:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {names}{files}")
+        near = did_you_mean(rules, RULE_BOOKS)
+        raise DipsatError(f"unknown rule book {rules!r:.200}{near}; known: {names}{files}")
     return book
 
 
@@ -410,9 +431,10 @@ def from_policy_table(name: str, table: dict[str, Any], where: str) -> RuleBook:
     missing = sorted(POLICIES.keys() - table.keys())
     unknown = sorted(table.keys() - POLICIES.keys())
     if missing or unknown:
+        named = [f"{key}{did_you_mean(key, missing or POLICIES)}" for key in unknown]
         raise CaseFormatError(
             f"expected every policy once; missing: {', '.join(missing) or 'none'}; "
-            f"unknown: {', '.join(unknown) or 'none'}",
+            f"unknown: {', '.join(named) or 'none'}",
             where,
         )
     values = {key: policy_value(key, value, where) for key, value in table.items()}
@@ -503,5 +525,8 @@ def _policy(name: str, value: object) -> Any:
         return value
     choices = [m.value for m in kind]
     if value not in choices:
-        raise DipsatError(f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}")
+        raise DipsatError(
+            f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}"
+            f"{did_you_mean(value, choices)}"
+        )
     return kind(value)

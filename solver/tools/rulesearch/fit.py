@@ -22,10 +22,10 @@ from topology import Board
 from ...errors import DipsatError
 from ...formats.mila import Game, GameFileError, read_game
 from ...values.position import PhaseKind
-from ...values.rules import POLICIES, RULE_BOOKS, RuleBook, conflicting
+from ...values.rules import POLICIES, RuleBook, conflicting
 from ..replay import ReplayReport, replay_game, transition_matches
 from .describe import Cube, described, merged
-from .tracing import Leaf, Tree, Value, branches, options
+from .tracing import Leaf, Tree, Value, branches, named_books, options
 
 SEARCH_LIMIT = 1_000_000
 """The most combinations of policies a fit scores (the policies the games depend on)."""
@@ -63,7 +63,8 @@ class Fit:
     open: tuple[str, ...]  # policies no transition depends on
     unexplained: tuple[Transition, ...]  # as recorded under no rule book
     against_best: tuple[Transition, ...]  # as recorded under some rule book, under no best
-    books: tuple[tuple[str, int], ...]  # each named rule book and its mismatches
+    books: tuple[tuple[str, int], ...]  # each named rule book (and the base if it is none)
+    # and its mismatches
     errors: tuple[str, ...]  # game files that could not be read
 
     @property
@@ -194,7 +195,7 @@ def _scored(
             against += found
     books = tuple(
         (name, sum(len(found) for tree, found in trees if not tree.leaf(book).result))
-        for name, book in RULE_BOOKS.items()
+        for name, book in named_books(base).items()
     )
     return Fit(
         base.name,

@@ -4,13 +4,12 @@ rule book), and where policies interact, what their values give together."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...errors import DipsatError
 from ...formats.cases import Case
 from ...values.rules import POLICIES, RuleBook
-from ..compare import outcomes
+from ..compare import case_outcomes
 from .describe import Cube, described, merged
 from .tracing import Tree, Value, branches, held_policies, options
 
@@ -20,21 +19,6 @@ as `dipsat compare-rules` keys them; or a single ("error", message)."""
 
 PRODUCT_LIMIT = 65_536
 """The most combinations of a case's policies whose interactions are worked out."""
-
-
-def case_outcomes(case: Case) -> Callable[[RuleBook], Outcomes]:
-    """The computation a search over rule books runs for a case."""
-
-    def run(book: RuleBook) -> Outcomes:
-        try:
-            return tuple(
-                (key, str(getattr(label, "value", label)))
-                for key, label in outcomes(case, book).items()
-            )
-        except DipsatError as error:  # the case cannot be played under this rule book
-            return (("error", str(error)),)
-
-    return run
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +144,10 @@ def _alone(
 ) -> Alone | None:
     by_result: dict[Outcomes, list[Value]] = {}
     for value in sorted(options(policy), key=lambda v: v != base[policy]):
-        try:
-            result = tree.leaf({**base, policy: value}).result
-        except KeyError:  # a value the others forbid
+        found = tree.find({**base, policy: value})
+        if found is None:  # a value held still, or one the others forbid
             continue
-        by_result.setdefault(result, []).append(value)
+        by_result.setdefault(found.result, []).append(value)
     if len(by_result) < 2:
         return None
     effects = tuple(Effect(tuple(vs), _changes(at_base, r)) for r, vs in by_result.items())
@@ -178,10 +161,9 @@ def _table(tree: Tree[Outcomes], read: list[str], base: Mapping[str, Value]) -> 
     """The outcomes under every combination of the read policies' values."""
     table: Table = {}
     for values in itertools.product(*(options(p) for p in read)):
-        try:
-            table[values] = tree.leaf({**base, **dict(zip(read, values, strict=True))}).result
-        except KeyError:
-            continue
+        found = tree.find({**base, **dict(zip(read, values, strict=True))})
+        if found is not None:  # not values held still at others, or forbidden together
+            table[values] = found.result
     return table
 
 

@@ -71,6 +71,9 @@ def solution_lines(solution: Solution) -> list[str]:
     free = "any value of the policies not named"
     lines.append(f"  ({free}; the case reads {', '.join(solution.read) or 'no policy'})")
     lines.append(f"named rule books among them: {', '.join(solution.books) or 'none'}")
+    if solution.not_searched:
+        outside = ", ".join(solution.not_searched)
+        lines.append(f"  (not searched, as they set a held policy otherwise: {outside})")
     lines.append(f"{solution.runs} run(s)")
     return lines
 
@@ -155,6 +158,7 @@ def solution_json(solution: Solution) -> dict[str, Any]:
         "when": [_cube(c) for c in solution.cubes],
         "description": solution.description,
         "rule_books": list(solution.books),
+        "not_searched": list(solution.not_searched),
         "read": list(solution.read),
         "runs": solution.runs,
     }

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from ...errors import DipsatError, OrderSyntaxError
 from ...formats.cases import Case, normalise_label
 from ...values.notation import parse_given
-from ...values.rules import RULE_BOOKS, RuleBook
+from ...values.rules import RuleBook
+from ..compare import case_outcomes
 from .describe import Cube, described, merged
-from .influence import Outcomes, case_outcomes
-from .tracing import Tree, branches, held_policies
+from .influence import Outcomes
+from .tracing import Tree, branches, held_policies, named_books
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,8 @@ class Solution:
     expectations: tuple[str, ...]
     keys: tuple[str, ...]  # the outcome each expectation is about, as `outcomes` keys it
     cubes: tuple[Cube, ...]
-    books: tuple[str, ...]  # the named rule books among them
+    books: tuple[str, ...]  # the named rule books among them, and the base if it is none
+    not_searched: tuple[str, ...]  # the named rule books setting a held policy otherwise
     read: tuple[str, ...]  # the policies the case reads (the others are free)
     runs: int
 
@@ -87,14 +89,21 @@ def solve(
         )
 
     cubes = tuple(merged(Cube.of(leaf.assignment) for leaf in tree.leaves if holds(leaf.result)))
-    books = tuple(name for name, book in RULE_BOOKS.items() if holds(tree.leaf(book).result))
+    books, not_searched = [], []
+    for name, book in named_books(base).items():
+        leaf = tree.find(book)
+        if leaf is None:  # it sets a held policy otherwise: the search did not reach it
+            not_searched.append(name)
+        elif holds(leaf.result):
+            books.append(name)
     return Solution(
         case.id,
         base.name,
         tuple(e.text for e in wanted),
         keys,
         cubes,
-        books,
+        tuple(books),
+        tuple(not_searched),
         tuple(tree.policies),
         len(tree.leaves),
     )

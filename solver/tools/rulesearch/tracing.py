@@ -20,7 +20,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from ...errors import DipsatError
-from ...values.rules import POLICIES, RuleBook, conflicting, policy_options
+from ...values.rules import (
+    POLICIES,
+    RULE_BOOKS,
+    RuleBook,
+    conflicting,
+    is_edition,
+    policy_named,
+    policy_options,
+)
 
 T = TypeVar("T")
 
@@ -36,6 +44,16 @@ def options(policy: str) -> tuple[Value, ...]:
 def spelled(value: Value) -> str:
     """A value as rule-book files write it: true/false or the option's name."""
     return ("true" if value else "false") if isinstance(value, bool) else str(value.value)
+
+
+def named_books(base: RuleBook) -> dict[str, RuleBook]:
+    """The rule books a search reports on by name: the named ones, then the base when it is
+    none of them unchanged (a user's own), under its name, or 'NAME (base)' when a named
+    rule book is called that."""
+    books = dict(RULE_BOOKS)
+    if not is_edition(base):
+        books[base.name if base.name not in books else f"{base.name} (base)"] = base
+    return books
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,17 +72,22 @@ class SearchTooLarge(DipsatError):
     """A search that would take more runs than its limit."""
 
 
-def held_policies(names: Iterable[str]) -> tuple[str, ...]:
-    """Policy names checked, to hold still in a search.
+def held_policies(names: str | Iterable[str]) -> tuple[str, ...]:
+    """The policies to hold still in a search, from their names (one name, or several).
 
     Raises:
-        DipsatError: a name that is no policy (the message lists them).
+        TypeError: `names` is not text or an iterable of text.
+        DipsatError: a name that is no policy (the message suggests the nearest).
     """
-    chosen = tuple(names)
-    for name in chosen:
-        if name not in POLICIES:
-            raise DipsatError(f"unknown policy {name!r} to hold; policies: {', '.join(POLICIES)}")
-    return chosen
+    given = [names] if isinstance(names, str) else names
+    if not isinstance(given, Iterable):
+        raise TypeError(f"hold: expected policy names, found {type(names).__name__}")
+    chosen = []
+    for name in given:
+        if not isinstance(name, str):
+            raise TypeError(f"hold: expected policy names, found {type(name).__name__}")
+        chosen.append(policy_named(name, " to hold"))
+    return tuple(chosen)
 
 
 class _Chooser:
@@ -168,15 +191,30 @@ class Tree(Generic[T]):
         read = {policy for leaf in self.leaves for policy, _ in leaf.read}
         return [p for p in POLICIES if p in read]
 
-    def leaf(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T]:
-        """The run a rule book (or a table of every policy read) gives."""
+    def find(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T] | None:
+        """The run a rule book (or a table of every policy read) gives; None for one the
+        search left out: it holds a policy the search held still at another value, or
+        values no rule book holds together."""
         get = values.get if isinstance(values, Mapping) else lambda p: getattr(values, p)
         node = self._root
         while _LEAF not in node:
             ((policy, children),) = node.items()
-            node = children[get(policy)]
+            node = children.get(get(policy))
+            if node is None:
+                return None
         leaf: Leaf[T] = node[_LEAF]
         return leaf
+
+    def leaf(self, values: Mapping[str, Value] | RuleBook) -> Leaf[T]:
+        """The run a rule book gives, for one the search covers (`find` for any other).
+
+        Raises:
+            LookupError: the search left it out.
+        """
+        found = self.find(values)
+        if found is None:
+            raise LookupError("a rule book outside the search: it holds a policy held still")
+        return found
 
 
 _LEAF = "leaf"
