@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable
@@ -1019,6 +1020,31 @@ def rulebooks_fit(
     if not found.games:
         raise fail("no game could be read: nothing to fit")
     _show(as_json, lambda: fit_json(found), fit_lines(found))
+
+
+def _reflow_help(group: typer.Typer) -> None:
+    """Hand typer each command's docstring as paragraphs of one line each.
+
+    Docstrings are wrapped at the source's width, and typer's rich help keeps a single line
+    break where it stands: a summary such as `dipsat game --help` shows broke mid-sentence at
+    every terminal width. Joined, each paragraph is wrapped by rich to the terminal."""
+    for command in group.registered_commands:
+        if command.help is None and command.callback is not None:
+            command.help = _paragraphs(command.callback.__doc__ or "")
+    if isinstance(group.info.help, str):
+        group.info.help = _paragraphs(group.info.help)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _reflow_help(sub.typer_instance)
+
+
+def _paragraphs(text: str) -> str:
+    """The text with each paragraph (blank-line separated) on one line."""
+    blocks = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(block.split()) for block in blocks)
+
+
+_reflow_help(app)
 
 
 def main() -> None:
