@@ -39,13 +39,15 @@ from .errors import (
     CaseFormatError,
     DipsatError,
     IllegalOrderError,
+    LimitError,
     OrderSyntaxError,
     PositionError,
     SaveFileError,
+    SolverTimeout,
 )
 from .formats.cases import Case
 from .formats.rulebooks import rule_book
-from .judge.solve import SolverTimeout, time_limit
+from .judge.solve import time_limit
 from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
 from .tools.conformance import CaseResult, Failure
 from .tools.explore import CoreReport, EditionChoice
@@ -128,6 +130,7 @@ __all__ = [
     "Invalid",
     "Invalidity",
     "Kind",
+    "LimitError",
     "Location",
     "MBoard",
     "Move",

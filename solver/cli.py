@@ -17,7 +17,7 @@ from rich.table import Table
 from topology import Board, MapDataError, standard, variant, variant_names
 from topology.files import TextFileError, parse_json, read_text
 
-from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .errors import CaseFormatError, DipsatError, LimitError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .judge import solve
@@ -185,7 +185,7 @@ def check(
             from .tools.pages import check_page
 
             _write_page(html, check_page(report, book))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=False))
@@ -222,7 +222,7 @@ def adjudicate(
     chosen = [_one_case(file, case, board)]
     try:
         data = explain(chosen[0], rule_book(rules or chosen[0].edition))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(f"{file}: {error}") from error
     if as_json:
         print(json.dumps(data, indent=2))
@@ -312,7 +312,7 @@ def _explaining(report: ReplayReport, rules: RuleBook, board: Board | None) -> l
     solver out of time): the hint is left out, the report stands."""
     try:
         return explaining(report, rules, board)
-    except DipsatError:
+    except (DipsatError, LimitError):
         return []
 
 
@@ -333,14 +333,14 @@ def explore(
     try:
         book = rule_book(rules or target.edition)
         phases = explore_case(target, book)
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(f"{file}: {error}") from error
     if html:
         from .tools.pages import explore_page
 
         try:
             _write_page(html, explore_page(target, book, phases))
-        except DipsatError as error:
+        except (DipsatError, LimitError) as error:
             raise fail(str(error)) from error
     if as_json:
         data = [{"phase": name, **report_json(reports)} for name, reports in phases]
@@ -435,7 +435,7 @@ def render_picture(
         raise fail(f"{target}: --out must name a .svg or a .png file")
     try:
         svg = _picture(file, case, step, rules, whole, board)
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     try:
         if suffix == ".svg":
@@ -570,7 +570,7 @@ def compare_rules(
             from .tools.pages import compare_page
 
             _write_page(html, compare_page(cases, *books, differences))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps({"rules": [first, second], "cases": differences}, indent=2))
@@ -668,7 +668,7 @@ def crosscheck(
                     rules=book,
                     time_limit=time_limit,
                 )
-    except (DipsatError, MapDataError) as error:
+    except (DipsatError, LimitError, MapDataError) as error:
         raise fail(str(error)) from error
     except KeyboardInterrupt:  # before any turn was compared
         raise fail("interrupted", 130) from None
@@ -816,7 +816,7 @@ def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOpt
             change.save(game)
     except SaveFileError as error:
         raise fail(str(error)) from error
-    except DipsatError as error:  # the adjudication refused: the file is as it was
+    except (DipsatError, LimitError) as error:  # not adjudicated: the file is as it was
         raise fail(f"{file}: {error}") from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
@@ -948,7 +948,7 @@ def rulebooks_influence(
         book = rule_book(rules)
         cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
         found = [influence(c, book, hold or ()) for c in cases]
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     _show(
         as_json,
@@ -988,7 +988,7 @@ def rulebooks_solve(
     chosen = _one_case(file, case, board)
     try:
         solution = solve(chosen, expect, rule_book(rules), hold or ())
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     _show(as_json, lambda: solution_json(solution), solution_lines(solution))
 
@@ -1013,7 +1013,7 @@ def rulebooks_fit(
     _solver_time(ctx, time_limit)
     try:
         found = fit(files, rule_book(rules), _board(board))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     for problem in found.errors:
         err.print(f"cannot read: {problem}", markup=False)

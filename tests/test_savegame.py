@@ -318,7 +318,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 def test_new_game_refuses_unknown_rules():
     with pytest.raises(DipsatError, match="unknown rule book"):
         new_game("1066")
-    with pytest.raises(DipsatError, match="expected a rule book or its name"):
+    with pytest.raises(TypeError, match="rules: expected a rule book or its name"):
         new_game(2025)
     assert new_game("dptg").position == Position(
         Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres, board=standard()
