@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from ..errors import DipsatError, SolverTimeout, shown
+from ..errors import DipsatError, shown
+from ..errors import SolverTimeout as SolverTimeout  # defined with the other errors
 from ..values.decisions import Decision
 from .model import TurnModel
 
