@@ -46,13 +46,15 @@ if TYPE_CHECKING:
         CaseFormatError,
         DipsatError,
         IllegalOrderError,
+        LimitError,
         OrderSyntaxError,
         PositionError,
         SaveFileError,
+        SolverTimeout,
     )
     from .formats.cases import Case
     from .formats.rulebooks import rule_book
-    from .judge.solve import SolverTimeout, time_limit
+    from .judge.solve import time_limit
     from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
     from .tools.conformance import CaseResult, Failure
     from .tools.explore import CoreReport, EditionChoice
@@ -130,6 +132,7 @@ _HOMES: dict[str, str] = {
     "Hold": ".values.orders",
     "Illegal": ".values.outcomes",
     "IllegalOrderError": ".errors",
+    "LimitError": ".errors",
     "Illegality": ".values.outcomes",
     "Invalid": ".values.outcomes",
     "Invalidity": ".values.outcomes",
@@ -162,7 +165,7 @@ _HOMES: dict[str, str] = {
     "SaveFileError": ".errors",
     "Season": ".values.position",
     "Solution": ".tools.rulesearch.solve",
-    "SolverTimeout": ".judge.solve",
+    "SolverTimeout": ".errors",
     "SupportHold": ".values.orders",
     "SupportMove": ".values.orders",
     "Unit": ".values.position",
@@ -235,6 +238,7 @@ __all__ = [
     "Invalid",
     "Invalidity",
     "Kind",
+    "LimitError",
     "Location",
     "MBoard",
     "Move",

@@ -3,20 +3,23 @@ out the resolutions of its paradoxes, read case files and check them.
 
 Each takes values and returns values; a rule book is given as a `RuleBook` or by the name
 of an edition or preset (`solver.RULE_BOOKS`); `solver.rule_book` reads one from a file.
-See docs/api.md for a tour.
+Each checks its arguments' types first: a wrong one is a `TypeError` naming the argument
+(never an error from deep inside, nor an integer read as a file descriptor).  See
+docs/api.md for a tour.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from topology import Board
 
 from .cycle.game import advance
-from .errors import DipsatError, IllegalOrderError, expect_type
+from .errors import IllegalOrderError, expect_type, shown
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book
@@ -54,12 +57,14 @@ def parse_orders(
     adjudicator ignores.
 
     Raises:
+        TypeError: an argument of the wrong type, naming it.
         OrderSyntaxError: a line that cannot be read (with its line and column).
         IllegalOrderError: with `strict`, an illegal order (with its line and reason).
-        DipsatError: an argument of the wrong type, or no rule book of that name.
+        DipsatError: no rule book of that name.
     """
     expect_type("text", text, str, "the orders as text")
     expect_type("position", position, Position, "a Position")
+    expect_type("strict", strict, bool, "True or False")
     book = rule_book(rules, files=False)
     lines = read_order_lines(text, position.map, position.phase.kind.value)
     found = [given for _, _, given in lines]
@@ -133,8 +138,9 @@ def adjudicate_many(
     try:
         for number, pair in enumerate(pairs):
             if not (isinstance(pair, tuple) and len(pair) == 2):
-                raise DipsatError(
-                    f"pairs[{number}]: expected a (position, orders) pair, found {pair!r:.60}"
+                raise TypeError(
+                    f"pairs[{number}]: expected a (position, orders) pair, found "
+                    f"{type(pair).__name__} {shown(pair)}"
                 )
             position, orders = pair
             done.append(advance(position, _orders(orders, position), book))
@@ -156,8 +162,10 @@ def read_cases(path: str | Path) -> list[Case]:
     """The cases of a case file (see docs/case-format.md).
 
     Raises:
+        TypeError: `path` is not a path (an integer would be read as a file descriptor).
         CaseFormatError: the file does not follow the format (with file, line and column).
     """
+    expect_type("path", path, (str, os.PathLike), "a case file's path")
     return _read_cases(path)
 
 
@@ -179,15 +187,15 @@ def influence(
     the value `rules` gives them.
 
     Raises:
+        TypeError: an argument of the wrong type, naming it.
         DipsatError: an unknown policy to hold, or a case that reads too many policies.
     """
     book = rule_book(rules, files=False)
-    chosen = [cases] if isinstance(cases, Case) else list(cases)
-    for case in chosen:
-        expect_type("cases", case, Case, "a Case or Cases (from read_cases)")
+    chosen = _each("cases", cases, Case, "a Case or Cases (from read_cases)")
+    held = _each("hold", hold, str, "a policy's name or names")
     from .tools.rulesearch.influence import influence as _influence
 
-    return [_influence(case, book, hold) for case in chosen]
+    return [_influence(case, book, held) for case in chosen]
 
 
 def solve_rules(
@@ -201,14 +209,16 @@ def solve_rules(
     among them (the policies in `hold` keep the value `rules` gives them).
 
     Raises:
+        TypeError: an argument of the wrong type, naming it.
         DipsatError: an expectation that is malformed or names no outcome of the case, an
             unknown policy to hold, or a case that reads too many policies.
     """
     expect_type("case", case, Case, "a Case (from read_cases)")
-    wanted = [expect] if isinstance(expect, str) else list(expect)
+    wanted = _each("expect", expect, str, "an outcome 'ORDER => OUTCOME' or several")
+    held = _each("hold", hold, str, "a policy's name or names")
     from .tools.rulesearch.solve import solve as _solve
 
-    return _solve(case, wanted, rule_book(rules, files=False), hold)
+    return _solve(case, wanted, rule_book(rules, files=False), held)
 
 
 def fit_rules(
@@ -221,12 +231,32 @@ def fit_rules(
     rule book explains.
 
     Raises:
+        TypeError: an argument of the wrong type, naming it (a path that is an integer
+            would be read as a file descriptor).
         DipsatError: the games depend on too many policies to score every combination.
     """
-    paths = [games] if isinstance(games, str | Path) else list(games)
+    paths = _each("games", games, (str, os.PathLike), "a game file's path or paths")
+    expect_type("board", board, (Board, type(None)), "a Board, or None for each game's own")
     from .tools.rulesearch.fit import fit as _fit
 
     return _fit(paths, rule_book(rules, files=False), board)
+
+
+def _each(name: str, value: object, kind: type | tuple[type, ...], what: str) -> list[Any]:
+    """The items of an argument that takes one `kind` or an iterable of them (text is
+    one item, not its letters).
+
+    Raises:
+        TypeError: neither, naming the argument.
+    """
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, (*kinds, str, bytes)) or not isinstance(value, Iterable):
+        expect_type(name, value, kind, what)
+        return [value]
+    found = list(cast(Iterable[object], value))
+    for item in found:
+        expect_type(name, item, kind, what)
+    return found
 
 
 __all__ = [

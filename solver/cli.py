@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from rich.table import Table
 from topology import Board, MapDataError, standard, variant, variant_names
 from topology.files import TextFileError, parse_json, read_text
 
-from .errors import CaseFormatError, DipsatError, OrderSyntaxError
+from .errors import CaseFormatError, DipsatError, LimitError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
 from .judge import solve
@@ -187,7 +188,7 @@ def check(
             from .tools.pages import check_page
 
             _write_page(html, check_page(report, book))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=False))
@@ -224,7 +225,7 @@ def adjudicate(
     chosen = [_one_case(file, case, board)]
     try:
         data = explain(chosen[0], rule_book(rules or chosen[0].edition))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(f"{file}: {error}") from error
     if as_json:
         print(json.dumps(data, indent=2))
@@ -314,7 +315,7 @@ def _explaining(report: ReplayReport, rules: RuleBook, board: Board | None) -> l
     solver out of time): the hint is left out, the report stands."""
     try:
         return explaining(report, rules, board)
-    except DipsatError:
+    except (DipsatError, LimitError):
         return []
 
 
@@ -335,14 +336,14 @@ def explore(
     try:
         book = rule_book(rules or target.edition)
         phases = explore_case(target, book)
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(f"{file}: {error}") from error
     if html:
         from .tools.pages import explore_page
 
         try:
             _write_page(html, explore_page(target, book, phases))
-        except DipsatError as error:
+        except (DipsatError, LimitError) as error:
             raise fail(str(error)) from error
     if as_json:
         data = [{"phase": name, **report_json(reports)} for name, reports in phases]
@@ -437,7 +438,7 @@ def render_picture(
         raise fail(f"{target}: --out must name a .svg or a .png file")
     try:
         svg = _picture(file, case, step, rules, whole, board)
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error) if str(error).startswith(file) else f"{file}: {error}") from error
     try:
         if suffix == ".svg":
@@ -574,7 +575,7 @@ def compare_rules(
             from .tools.pages import compare_page
 
             _write_page(html, compare_page(cases, *books, differences))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     if as_json:
         print(json.dumps({"rules": [first, second], "cases": as_json_data(differences)}, indent=2))
@@ -661,7 +662,7 @@ def crosscheck(
                     rules=book,
                     time_limit=time_limit,
                 )
-    except (DipsatError, MapDataError) as error:
+    except (DipsatError, LimitError, MapDataError) as error:
         raise fail(str(error)) from error
     except KeyboardInterrupt:  # before any turn was compared
         raise fail("interrupted", 130) from None
@@ -809,7 +810,7 @@ def game_adjudicate(ctx: typer.Context, file: GameFile, time_limit: TimeLimitOpt
             change.save(game)
     except SaveFileError as error:
         raise fail(str(error)) from error
-    except DipsatError as error:  # the adjudication refused: the file is as it was
+    except (DipsatError, LimitError) as error:  # not adjudicated: the file is as it was
         raise fail(f"{file}: {error}") from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
@@ -948,7 +949,7 @@ def rulebooks_influence(
         book = _search_base(rules)
         cases = [_one_case(paths[0], case, board)] if case else _load(paths, board)
         found = [influence(c, book, hold or ()) for c in cases]
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     _show(
         as_json,
@@ -988,7 +989,7 @@ def rulebooks_solve(
     chosen = _one_case(file, case, board)
     try:
         solution = solve(chosen, expect, _search_base(rules), hold or ())
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     _show(as_json, lambda: solution_json(solution), solution_lines(solution))
 
@@ -1013,13 +1014,38 @@ def rulebooks_fit(
     _solver_time(ctx, time_limit)
     try:
         found = fit(files, _search_base(rules), _board(board))
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:
         raise fail(str(error)) from error
     for problem in found.errors:
         err.print(f"cannot read: {problem}", markup=False)
     if not found.games:
         raise fail("no game could be read: nothing to fit")
     _show(as_json, lambda: fit_json(found), fit_lines(found))
+
+
+def _reflow_help(group: typer.Typer) -> None:
+    """Hand typer each command's docstring as paragraphs of one line each.
+
+    Docstrings are wrapped at the source's width, and typer's rich help keeps a single line
+    break where it stands: a summary such as `dipsat game --help` shows broke mid-sentence at
+    every terminal width. Joined, each paragraph is wrapped by rich to the terminal."""
+    for command in group.registered_commands:
+        if command.help is None and command.callback is not None:
+            command.help = _paragraphs(command.callback.__doc__ or "")
+    if isinstance(group.info.help, str):
+        group.info.help = _paragraphs(group.info.help)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _reflow_help(sub.typer_instance)
+
+
+def _paragraphs(text: str) -> str:
+    """The text with each paragraph (blank-line separated) on one line."""
+    blocks = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(block.split()) for block in blocks)
+
+
+_reflow_help(app)
 
 
 def main() -> None:

@@ -1,15 +1,30 @@
-"""The errors dipsat reports about its input: each says where and what was expected."""
+"""The errors dipsat reports: about its input (`DipsatError`, a `ValueError`: each says
+where and what was expected), and about a bound on its own work that ran out (`LimitError`:
+nothing was wrong with the input).  An argument of the wrong Python type is a `TypeError`
+naming the argument (`expect_type`).  docs/api.md lists them."""
 
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable
 
 from topology.files import PlacedError
 
 
 class DipsatError(ValueError):
-    """Base of every error dipsat raises about bad input."""
+    """Base of every error dipsat raises about bad input: a value it cannot take."""
+
+
+class LimitError(Exception):
+    """Base of the errors dipsat raises when one of its own bounds runs out before the work
+    is done (docs/reliability.md, "Limits"): nothing is wrong with the input, and no answer
+    is guessed.  Not a `DipsatError`: what treats bad input one way (a case that cannot be
+    played, a combination no rule book may hold) must not treat running out so."""
+
+
+class SolverTimeout(LimitError):
+    """The solver hit its time limit (`solver.time_limit`): the turn is not adjudicated."""
 
 
 class OrderSyntaxError(DipsatError):
@@ -95,10 +110,10 @@ def expect_type(name: str, value: object, kind: type | tuple[type, ...], what: s
     """Refuse an argument of the wrong type, naming the parameter and what it takes.
 
     Raises:
-        DipsatError: `value` is not a `kind`.
+        TypeError: `value` is not a `kind` ("position: expected a Position, found str ...").
     """
     if not isinstance(value, kind):
-        raise DipsatError(f"{name}: expected {what}, found {type(value).__name__} {value!r:.60}")
+        raise TypeError(f"{name}: expected {what}, found {type(value).__name__} {shown(value)}")
 
 
 def did_you_mean(found: object, known: Iterable[str]) -> str:
@@ -113,3 +128,15 @@ def did_you_mean(found: object, known: Iterable[str]) -> str:
 
 def _folded(name: str) -> str:
     return name.lower().replace("_", "-")
+
+
+def shown(value: object, width: int = 60) -> str:
+    """`repr(value)` cut to `width` characters, for a message.  An integer too long to
+    print (Python refuses past 4,300 digits, and a message should not hold thousands) is
+    told by its length: "an integer of 5,001 digits"."""
+    if isinstance(value, int) and value.bit_length() > 4 * width:
+        digits = max(1, math.floor((abs(value).bit_length() - 1) * math.log10(2)))
+        while 10**digits <= abs(value):
+            digits += 1
+        return f"an integer of {digits:,} digits"
+    return f"{value!r:.{width}}"

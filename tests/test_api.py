@@ -3,6 +3,8 @@ orders come as values or text, results print well and draw themselves."""
 
 from __future__ import annotations
 
+import inspect
+import os
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -90,7 +92,7 @@ def test_orders_come_as_values_as_lines_or_as_one_text():
     as_values = solver.adjudicate(position, values)
     assert as_text.outcomes == as_lines.outcomes == as_values.outcomes
     assert [o.result for o in as_text.outcomes] == [solver.Result.FAILS, solver.Result.FAILS]
-    with pytest.raises(solver.DipsatError, match="expected an order"):
+    with pytest.raises(TypeError, match="orders: expected an order"):
         solver.adjudicate(position, [42])
 
 
@@ -150,12 +152,15 @@ ENTRY_POINTS = ["adjudicate", "explore", "parse_orders", "check", "Multiverse.st
     [
         ("dtpg", "unknown rule book 'dtpg' (did you mean dptg?); known: 1971, "),
         ("mine.toml", "unknown rule book 'mine.toml'; known: 1971, "),
-        (2025, "expected a rule book or its name (1971, "),
-        (["2025"], "expected a rule book or its name (1971, "),
+        (2025, "rules: expected a rule book or its name (1971, "),
+        (["2025"], "rules: expected a rule book or its name (1971, "),
     ],
 )
 def test_every_entry_point_takes_a_rule_book_or_its_name_only(entry, rules, message):
-    with pytest.raises(solver.DipsatError) as caught:
+    """A name no rule book has is a bad value (DipsatError); anything but a name or a rule
+    book is a wrong type (TypeError naming the argument)."""
+    wrong = solver.DipsatError if isinstance(rules, str) else TypeError
+    with pytest.raises(wrong) as caught:
         _with_rules(entry, rules)
     assert str(caught.value).startswith(message), str(caught.value)
     assert _with_rules(entry, solver.RULE_BOOKS["1982"]) is not None
@@ -188,9 +193,104 @@ WRONG_ARGUMENTS = [
 
 @pytest.mark.parametrize(("call", "message"), WRONG_ARGUMENTS)
 def test_an_argument_of_the_wrong_type_is_refused_naming_the_parameter(call, message):
-    with pytest.raises(solver.DipsatError) as caught:
+    with pytest.raises(TypeError) as caught:
         call()
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+def _entered(seconds):
+    with solver.time_limit(seconds):
+        return None
+
+
+A_CASE = solver.read_cases(DATA.parent.parent / "cases" / "datc" / "6A.cases")[0]  # 6.A.1
+A_GAME = str(DATA / "games" / "mila" / "standard-01.json")
+PUBLIC_CALLS = {
+    # name -> (the call, valid arguments, the wrong kinds an argument takes: "none" for an
+    # argument that may be None, "int" for a number)
+    "adjudicate": (solver.adjudicate, (OPENING, "", "2025"), {}),
+    "adjudicate_many": (solver.adjudicate_many, ([(OPENING, "")], "2025"), {}),
+    "check": (solver.check, (A_CASE, "2025"), {1: "none"}),
+    "explore": (solver.explore, (OPENING, "", "2025"), {}),
+    "fit_rules": (solver.fit_rules, (A_GAME, "2025", None), {2: "none"}),
+    "influence": (solver.influence, (A_CASE, "2025", ()), {}),
+    "load_board": (solver.load_board, (str(DATA / "variants" / "pure.toml"),), {}),
+    "parse_orders": (solver.parse_orders, ("", OPENING), {}),
+    "read_cases": (solver.read_cases, (str(DATA.parent.parent / "cases/datc/6A.cases"),), {}),
+    "rule_book": (solver.rule_book, ("2025",), {}),
+    "solve_rules": (
+        solver.solve_rules,
+        (A_CASE, "F North Sea - Picardy => illegal", "2025", ()),
+        {},
+    ),
+    "standard": (solver.standard, (), {}),
+    "time_limit": (_entered, (5,), {0: "int"}),
+    "variant": (solver.variant, ("pure",), {}),
+    "Position.parse": (solver.Position.parse, ("", "S1901M", None), {1: "none", 2: "none"}),
+    "Position.opening": (solver.Position.opening, (None,), {0: "none"}),
+    "Phase.parse": (solver.Phase.parse, ("S1901M",), {}),
+    "Multiverse.start": (solver.Multiverse.start, (OPENING,), {}),
+    "Multiverse.step": (solver.Multiverse.start(OPENING).step, ("", "2025"), {}),
+    "Multiverse.read": (solver.Multiverse.start(OPENING).read, ("England: F LON H",), {}),
+    "RuleBook": (solver.RuleBook, ("mine",), {}),
+}
+WRONG_TYPES = {"none": None, "int": 4242, "list of ints": [12345, 23456], "bytes": b"2025"}
+
+
+def test_every_public_function_is_called_with_wrong_types_below():
+    functions = {n for n in solver.__all__ if inspect.isfunction(getattr(solver, n))}
+    assert functions <= PUBLIC_CALLS.keys(), functions - PUBLIC_CALLS.keys()
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC_CALLS))
+def test_every_public_entry_point_refuses_wrong_types_with_a_type_error(name):
+    """Issue 29: `Multiverse.start(...).step([1])` raised AttributeError, and so did
+    `fit_rules(board=42)`, `Phase.parse(None)`, `Position.opening(42)`, `variant(None)`
+    and `solve_rules` given a list of integers. Each argument, given each wrong type, is a
+    TypeError naming the argument or a DipsatError, never another exception; and the
+    valid call works."""
+    call, valid, accepts = PUBLIC_CALLS[name]
+    call(*valid)
+    parameters = list(inspect.signature(call).parameters)
+    for number in range(len(valid)):
+        for kind, wrong in WRONG_TYPES.items():
+            if accepts.get(number) == kind:
+                continue
+            arguments = list(valid)
+            arguments[number] = wrong
+            with pytest.raises((TypeError, solver.DipsatError)) as caught:
+                call(*arguments)
+            if caught.type is TypeError:  # naming the argument, not Python's own words
+                named = parameters[number] if name != "RuleBook" else "name"
+                assert str(caught.value).startswith(f"{named}"), str(caught.value)
+
+
+def test_an_integer_is_never_read_as_a_file_descriptor(tmp_path):
+    """`read_cases(True)` read standard output and closed it: open() takes an integer as
+    a file descriptor."""
+    path = tmp_path / "cases.cases"
+    path.write_text("case X.1: t\nEngland:\nF London - North Sea => succeeds\n")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for call in (
+            lambda: solver.read_cases(fd),
+            lambda: solver.fit_rules([fd]),
+            lambda: solver.load_board(fd),
+        ):
+            with pytest.raises(TypeError, match=r"^(path|games): expected"):
+                call()
+        assert os.read(fd, 4) == b"case"  # neither read nor closed
+    finally:
+        os.close(fd)
+
+
+def test_a_multiverse_step_names_an_order_of_the_wrong_type():
+    mv = solver.Multiverse.start(OPENING)
+    with pytest.raises(TypeError) as caught:
+        mv.step([1])
+    assert str(caught.value) == "orders: expected an order (a Given) or its text, found int 1"
+    with pytest.raises(TypeError, match=r"^orders: expected the orders as text or a list"):
+        mv.step(None)
 
 
 def test_every_phase_goes_through_the_one_entry_point():
@@ -251,5 +351,7 @@ def test_adjudicate_many_gives_what_adjudicating_one_at_a_time_gives():
     many = solver.adjudicate_many(pairs, rules="1982")
     assert [str(r) for r in many] == [str(solver.adjudicate(p, o, "1982")) for p, o in pairs]
     assert [r.after for r in many] == [solver.adjudicate(p, o, "1982").after for p, o in pairs]
-    with pytest.raises(solver.DipsatError, match=r"pairs\[1\]: expected a \(position, orders\)"):
+    with pytest.raises(
+        TypeError, match=r"pairs\[1\]: expected a \(position, orders\) pair, found str"
+    ):
         solver.adjudicate_many([pairs[0], "A Paris - Burgundy"])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 
 import pytest
 from conftest import DATA, dipsat
@@ -349,3 +351,74 @@ def test_one_order_given_twice_is_illegal_the_second_time_in_every_command(tmp_p
     assert adjudicated.returncode == 0
     assert "illegal  (F London already has an order)" in adjudicated.stdout
     assert dipsat("render", str(twice), "--out", str(tmp_path / "t.svg")).returncode == 0
+
+
+def _odd_breaks(text: str, width: int) -> list[tuple[str, str]]:
+    """Pairs of help lines where a sentence breaks although its next word fits on the first
+    line: the break came from the source, not from the terminal's width. A line continues
+    the one before when its only text starts at the column of that line's last cell (the
+    help column of a panel, or the description); typer's own tags ([default: …],
+    [required]) start a line of their own after a wrapped help, by typer's layout."""
+
+    def cells(line: str) -> list[int]:
+        return [m.end() for m in re.finditer(r"(?:^ |  ) *(?=\S)", line)]
+
+    found = []
+    for first, then in itertools.pairwise(text.splitlines()):
+        if first.startswith("│") and then.startswith("│"):
+            limit = first.rindex("│") - 1  # a panel: its text ends one space before the border
+            first, then = " " + first[1:limit], " " + then[1:limit]
+        elif first.startswith(" ") and then.startswith(" ") and "Usage:" not in first:
+            limit = width - 1
+        else:
+            continue
+        starts, then_starts = cells(first), cells(then)
+        if not starts or then_starts != starts[-1:]:
+            continue
+        word = then.split()[0]
+        if word.startswith("[default:") or word == "[required]":
+            continue
+        if len(first.rstrip()) + 1 + len(word) <= limit:
+            found.append((first.strip(), then.strip()))
+    return found
+
+
+def _help_pages() -> list[list[str]]:
+    """The command path of every help page: the root, each command, each subcommand."""
+    from typer.main import get_command
+
+    from solver.cli import app
+
+    def walk(command, path):
+        yield path
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from walk(sub, [*path, name])
+
+    return list(walk(get_command(app), []))
+
+
+@pytest.mark.parametrize("width", [80, 60, 120])
+def test_help_breaks_lines_only_where_the_terminal_ends(monkeypatch, width):
+    """Issue 29: `dipsat game --help` broke each command's summary where its docstring's
+    source line ended ("save it to FILE (never over a" / "file that exists)."), and the
+    longer descriptions of crosscheck and rulebooks influence and fit the same way."""
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    pages = _help_pages()
+    assert ["game", "new"] in pages and len(pages) == 22
+    for path in pages:
+        result = CliRunner().invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, path
+        assert max(len(line) for line in result.output.splitlines()) == width, path
+        assert _odd_breaks(result.output, width) == [], path
+
+
+def test_help_piped_reads_as_sentences():
+    """Piped (no terminal, 80 columns), each summary of `dipsat game --help` reads whole."""
+    result = dipsat("game", "--help", env={**os.environ, "COLUMNS": "80"})
+    assert result.returncode == 0
+    assert _odd_breaks(result.stdout, 80) == []
+    assert "save it to   │\n│             FILE (never over a file that exists)." in result.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import dipsat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,38 @@ def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
     with pytest.raises(SolverTimeout, match="time limit"):
         adjudicate(case.position, orders, config=SolverConfig(max_time_in_seconds=0.0))
     assert adjudicate(case.position, orders).cores  # with time, it is settled
+
+
+def test_a_solver_out_of_time_is_no_bad_value_and_never_an_outcome() -> None:
+    """Issue 29: `SolverTimeout` was a `ValueError` through `DipsatError`, so what treats
+    bad input one way took a time-out for it: `rulebooks influence` listed "error: the
+    solver reached its time limit" as an outcome that convoy_cut and brannan decide, and
+    `rulebooks solve` said the case had no outcome 'paradox'. A time-out is a
+    `LimitError`, not a `DipsatError`: the search stops, saying so."""
+    import solver
+    from solver.errors import LimitError
+
+    assert SolverTimeout is solver.SolverTimeout  # solver.judge.solve re-exports it
+    assert issubclass(SolverTimeout, LimitError)
+    assert not issubclass(SolverTimeout, ValueError)
+    (case,) = [c for c in read_cases(CASES / "6F.cases") if c.id.endswith("6.F.14")]
+    for search in (
+        lambda: solver.influence(case),
+        lambda: solver.solve_rules(case, "paradox => unresolved"),
+    ):
+        with solver.time_limit(1e-9), pytest.raises(SolverTimeout, match="time limit"):
+            search()
+    result = dipsat(
+        "rulebooks",
+        "influence",
+        str(CASES / "6F.cases"),
+        "--case",
+        "6.F.14",
+        "--time-limit",
+        "1e-9",
+    )
+    out_of_time = "the solver reached its time limit (1e-09 s) before settling the turn\n"
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", out_of_time)
 
 
 def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch) -> None:
@@ -121,8 +154,11 @@ def test_a_time_limit_block_bounds_the_solver_and_refuses_odd_values() -> None:
     with solver.time_limit(1e-9), pytest.raises(SolverTimeout, match=r"time limit \(1e-09 s\)"):
         solver.adjudicate(case.position, orders)
     assert solver.adjudicate(case.position, orders).cores  # the block ended: 10 s again
-    for odd in (float("nan"), float("inf"), 0, -1.0, "5", True):
+    for odd in (float("nan"), float("inf"), 0, -1.0, 10**400, -(10**5000)):
         with pytest.raises(DipsatError, match="time limit: expected"), solver.time_limit(odd):
+            pass
+    for wrong in ("5", True, None, b"5", [5]):
+        with pytest.raises(TypeError, match="seconds: expected a number"), solver.time_limit(wrong):
             pass
 
 

@@ -322,7 +322,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
 def test_new_game_refuses_unknown_rules():
     with pytest.raises(DipsatError, match="unknown rule book"):
         new_game("1066")
-    with pytest.raises(DipsatError, match="expected a rule book or its name"):
+    with pytest.raises(TypeError, match="rules: expected a rule book or its name"):
         new_game(2025)
     assert new_game("dptg").position == Position(
         Phase.parse("S1901M"), STANDARD_START.units, STANDARD_START.centres, board=standard()
@@ -435,6 +435,93 @@ def test_a_save_through_a_symbolic_link_changes_the_file_it_points_to(tmp_path):
     assert link.is_symlink() and load(real).orders[-1].order.dest.province == "nth"
 
 
+def run_dipsat(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
+    """The command in its own process, bounded: a command that blocks fails the test."""
+    command = [sys.executable, "-m", "solver", *args]
+    return subprocess.run(command, cwd=ROOT, text=True, timeout=60, check=False, **kwargs)
+
+
+@pytest.mark.parametrize("at", ["game", "old lock"])
+def test_a_pipe_where_the_game_or_its_lock_was_never_blocks_a_command(tmp_path, at):
+    """Issue 29: a FIFO at the game's name, or at `.g.json.lock` where the lock used to be,
+    blocked `game order` forever: open() waits for a writer, before any time-out applies.
+    A game that is changed is a regular file; anything else is refused before it is
+    opened, naming the file. The lock is on the game itself: nothing else is opened."""
+    path = tmp_path / "g.json"
+    if at == "game":
+        os.mkfifo(path)
+    else:
+        save(new_game(), path)
+        os.mkfifo(tmp_path / ".g.json.lock")
+    for command in (
+        ["order", str(path), "England: F LON - NTH"],
+        ["withdraw", str(path)],
+        ["adjudicate", str(path)],
+    ):
+        result = run_dipsat("game", *command, capture_output=True)
+        if at == "game":
+            said = f"{path}: a pipe, not a saved game; expected a regular file\n"
+            assert (result.returncode, result.stderr) == (2, said)
+        else:
+            assert (result.returncode, result.stderr) == (0, "")
+    assert stat.S_ISFIFO(os.stat(tmp_path / ("g.json" if at == "game" else ".g.json.lock")).st_mode)
+
+
+def test_standard_output_as_the_game_is_refused_when_it_is_a_pipe(tmp_path):
+    """`game order /dev/stdout | cat` blocked: /dev/stdout led to the pipe being written."""
+    result = run_dipsat(
+        "game",
+        "order",
+        "/dev/stdout",
+        "England: F LON - NTH",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    said = "/dev/stdout: a pipe, not a saved game; expected a regular file\n"
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", said)
+
+
+def test_a_pipe_or_a_folder_is_not_replaced_by_a_saved_game(tmp_path):
+    from solver.formats.savegame import changing
+
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    (tmp_path / "folder.json").mkdir()
+    for path, kind in ((fifo, "a pipe"), (tmp_path / "folder.json", "a folder")):
+        said = f"{path}: {kind}, not a saved game; expected a regular file"
+        with pytest.raises(SaveFileError) as caught:
+            save(new_game(), path)
+        assert str(caught.value) == said
+        with pytest.raises(SaveFileError) as caught, changing(path):
+            pass
+        assert str(caught.value) == said
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.json", "folder.json"]
+
+
+def test_a_link_to_a_file_that_is_no_game_makes_nothing_beside_that_file(tmp_path):
+    """Issue 29: the lock of a game reached through a symbolic link was made beside the
+    link's target before the game was read, even when the target was no game (a link to
+    /etc/passwd, run as root, made /etc/.passwd.lock); a symbolic link at the lock's name
+    made a file wherever it led. A link is followed to a saved game only: it is read
+    before anything is written, and no lock file is made at all."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "passwd").write_text("root:x:0:0::/root:/bin/sh\n")
+    (tmp_path / "link.json").symlink_to(other / "passwd")
+    save(new_game(), tmp_path / "g.json")
+    (tmp_path / ".g.json.lock").symlink_to(other / "made")  # where the lock used to be
+    result = dipsat("game", "order", str(tmp_path / "link.json"), "England: F LON - NTH")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"{tmp_path / 'link.json'}:1:1: not valid JSON: Expecting value\n",
+    )
+    result = dipsat("game", "order", str(tmp_path / "g.json"), "England: F LON - NTH")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert sorted(p.name for p in other.iterdir()) == ["passwd"]
+    assert (other / "passwd").read_text() == "root:x:0:0::/root:/bin/sh\n"
+
+
 @pytest.mark.parametrize("mode", [0o444, 0o400, 0o555], ids=oct)
 def test_a_read_only_game_is_not_rewritten(tmp_path, mode):
     """Issue 20: a read-only (0444) game was rewritten. A game no one may write is refused
@@ -455,7 +542,7 @@ def test_a_read_only_game_is_not_rewritten(tmp_path, mode):
             assert (result.exit_code, result.stderr) == (2, f"{path}: read-only; not changed\n")
         assert path.read_bytes() == before
         assert stat.S_IMODE(path.stat().st_mode) == mode
-        assert sorted(p.name for p in tmp_path.iterdir()) == [".g.json.lock", "g.json"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
         assert "order: " not in dipsat("game", "show", str(path)).stdout  # still reads
     finally:
         path.chmod(0o644)

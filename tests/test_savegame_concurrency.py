@@ -120,7 +120,7 @@ def test_of_eight_processes_making_one_game_exactly_one_succeeds(raced):
         said = sorted(out[2 * n] for out in outputs)
         refused = f"{folder / f'game-{n}.json'}: already exists; choose another file"
         assert said == [refused] * (len(ORDERS) - 1) + ["made"], said
-    assert not list(folder.glob(".*.tmp"))
+    assert not list(folder.glob(".*"))  # no temporary file and no lock file is left
 
 
 def test_a_new_game_never_replaces_a_file(tmp_path):
@@ -130,22 +130,35 @@ def test_a_new_game_never_replaces_a_file(tmp_path):
         create(new_game(), path)
     assert str(caught.value) == f"{path}: already exists; choose another file"
     assert path.read_text() == "my notes"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".g.json.lock", "g.json"]
-    (tmp_path / "link.json").symlink_to("absent.json")  # a link to no file: make the file
-    create(new_game(), tmp_path / "link.json")
-    assert load(tmp_path / "absent.json") == new_game()
-    assert (tmp_path / "link.json").is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
 
 
-def holds(pid: int, lock: Path) -> bool:
-    """Whether process `pid` has the lock file open (Linux: its descriptors in /proc)."""
+def test_a_new_game_is_not_made_through_a_symbolic_link(tmp_path):
+    """Issue 29: a link to no file made the game wherever the link led (as root, a link
+    planted in a shared folder could make a file in /etc). A new game's name is taken by
+    a link as by a file, as O_EXCL takes it; a folder reached through a link is fine."""
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "elsewhere" / "absent.json")
+    (tmp_path / "elsewhere").mkdir()
+    with pytest.raises(SaveFileError) as caught:
+        create(new_game(), link)
+    said = f"{link}: a symbolic link, not followed to make a new game; choose another file"
+    assert str(caught.value) == said
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["elsewhere", "link.json"]
+    (tmp_path / "folder").symlink_to("elsewhere")
+    create(new_game(), tmp_path / "folder" / "g.json")
+    assert load(tmp_path / "elsewhere" / "g.json") == new_game()
+
+
+def holds(pid: int, game: Path) -> bool:
+    """Whether process `pid` has the game file open (Linux: its descriptors in /proc)."""
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
     except OSError:
         return False
     for fd in fds:
         try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(lock):
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(game):
                 return True
         except OSError:
             continue
@@ -169,7 +182,7 @@ def test_an_order_given_while_the_game_is_adjudicated_waits_and_is_kept(tmp_path
             text=True,
         )
         deadline = time.monotonic() + 60
-        while not holds(order.pid, tmp_path / ".g.json.lock"):  # it is waiting for the lock
+        while not holds(order.pid, path):  # it is waiting for the lock
             assert order.poll() is None, order.communicate()
             assert time.monotonic() < deadline
             time.sleep(0.01)
@@ -213,7 +226,8 @@ def test_a_change_waits_for_the_lock_then_gives_up_saying_so(tmp_path, monkeypat
             result = CliRunner().invoke(app, ["game", *command])
             assert (result.exit_code, result.stderr) == (2, busy + "\n")
         result = CliRunner().invoke(app, ["game", "new", str(tmp_path / "g.json")])
-        assert (result.exit_code, result.stderr) == (2, busy + "\n")
+        exists = f"{path}: already exists; choose another file\n"  # a new game takes no lock
+        assert (result.exit_code, result.stderr) == (2, exists)
     finally:
         release.set()
         holder.join()
@@ -244,3 +258,70 @@ def test_a_game_that_is_not_there_is_not_locked(tmp_path):
         create(new_game(), tmp_path / "no" / "g.json")
     assert str(caught.value).endswith("g.json: cannot write: No such file or directory")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_changing_a_game_leaves_no_file_beside_it(tmp_path):
+    """Issue 29: every command that changed a game left a `.g.json.lock` beside it. The
+    lock is now on the game file itself."""
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    path = tmp_path / "g.json"
+    for command in (
+        ["new", str(path)],
+        ["order", str(path), "England: F LON - NTH", "France: A PAR - BUR"],
+        ["withdraw", str(path), "France"],
+        ["adjudicate", str(path)],
+        ["show", str(path)],
+    ):
+        result = CliRunner().invoke(app, ["game", *command])
+        assert result.exit_code == 0, result.stderr
+    with changing(path) as change:  # the library's change, saved twice
+        change.save(change.game.submit(["Germany: F KIE - DEN"])[0])
+        change.save(change.game.submit(["Germany: A BER - KIE"])[0])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+    assert len(load(path).orders) == 2
+
+
+def test_a_lock_on_a_game_that_is_not_there_is_refused(tmp_path):
+    with pytest.raises(SaveFileError) as caught, locked(tmp_path / "g.json"):
+        pass
+    assert str(caught.value) == f"{tmp_path / 'g.json'}: cannot read: No such file or directory"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_lock_stays_on_the_game_through_each_save_of_a_change(tmp_path):
+    """A save renames a new file over the game: the lock moves to the new file before the
+    rename, so a change waiting for the lock never reads between two saves of another
+    change (it would then save over the second, and lose it)."""
+    path = tmp_path / "g.json"
+    save(new_game(), path)
+    first, waiting = threading.Event(), threading.Event()
+    seen: list[list[str]] = []
+
+    def other() -> None:  # another thread: its lock is another open file, as in a process
+        first.wait(30)
+        waiting.set()
+        with changing(path, timeout=30) as change:
+            seen.append([str(g) for g in change.game.orders])
+            change.save(change.game.submit(["Germany: A MUN - RUH"])[0])
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        with changing(path) as change:
+            change.save(change.game.submit(["England: F LON - NTH"])[0])
+            first.set()
+            assert waiting.wait(30)
+            time.sleep(0.5)  # the other change waits all this while
+            change.save(change.game.submit(["France: A PAR - BUR"])[0])
+    finally:
+        first.set()
+        thread.join(60)
+    assert seen == [["England: F London - North Sea", "France: A Paris - Burgundy"]]
+    assert [str(g) for g in load(path).orders] == [
+        "England: F London - North Sea",
+        "France: A Paris - Burgundy",
+        "Germany: A Munich - Ruhr",
+    ]

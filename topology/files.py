@@ -45,12 +45,23 @@ def read_text(path: str | os.PathLike[str], limit: int) -> str:
         TextFileError: the file cannot be opened or read, holds more than `limit` bytes
             (counted as they are read), or is not UTF-8 (placed by line and column).
     """
+    if str(path) == "-":
+        return read_stream(sys.stdin.buffer, limit)
     try:
-        if str(path) == "-":
-            raw = _read_bounded(sys.stdin.buffer, limit)
-        else:
-            with open(path, "rb") as stream:
-                raw = _read_bounded(stream, limit)
+        with open(path, "rb") as stream:
+            return read_stream(stream, limit)
+    except OSError as error:  # opening it (a read that fails is told by read_stream)
+        raise TextFileError(f"cannot read: {error.strerror or error}") from error
+
+
+def read_stream(stream: BinaryIO, limit: int) -> str:
+    """The UTF-8 text of a stream open for reading, as `read_text` reads a file.
+
+    Raises:
+        TextFileError: as `read_text`.
+    """
+    try:
+        raw = _read_bounded(stream, limit)
     except OSError as error:
         raise TextFileError(f"cannot read: {error.strerror or error}") from error
     return decode(raw)

@@ -61,9 +61,12 @@ def load_board(path: str | os.PathLike[str]) -> Board:
     """Read, check and build the board in the TOML map file at ``path``.
 
     Raises:
+        TypeError: ``path`` is not a path (an integer would be read as a file descriptor).
         MapDataError: the file cannot be read or parsed, or its data is
             inconsistent (the message names the file and the province).
     """
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path: expected a map file's path, found {type(path).__name__}")
     path = Path(path)
     return board_from_text(read_text(path, "map file"), path)
 

@@ -28,8 +28,11 @@ def variant(source: str) -> Board:
     (``my-map.toml``), a MILA map file (``x.map``) or a map of MILA's package (``mila:NAME``).
 
     Raises:
+        TypeError: ``source`` is not text.
         MapDataError: no such variant, or the file is unreadable or breaks the format.
     """
+    if not isinstance(source, str):
+        raise TypeError(f"source: expected a board's name as text, found {type(source).__name__}")
     text = source.strip()
     if text == "standard":
         return standard()

@@ -10,7 +10,7 @@ from typing import Any
 
 from topology.files import TextFileError, parse_toml, read_text
 
-from ..errors import CaseFormatError, DipsatError, did_you_mean
+from ..errors import CaseFormatError, DipsatError, did_you_mean, expect_type
 from ..values.rules import RULE_BOOKS, RuleBook, policy_named, policy_value, upgraded
 
 
@@ -19,17 +19,14 @@ def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
     read from a TOML file of that name.
 
     Raises:
-        DipsatError: no rule book has that name (the message lists those that do), or
-            `rules` is neither a name nor a rule book.
+        TypeError: `rules` is neither a name nor a rule book.
+        DipsatError: no rule book has that name (the message lists those that do).
         CaseFormatError: the TOML file cannot be read or is not a rule book.
     """
     if isinstance(rules, RuleBook):
         return rules
     also = ", or a .toml file" if files else ""
-    if not isinstance(rules, str):
-        raise DipsatError(
-            f"expected a rule book or its name ({', '.join(RULE_BOOKS)}{also}), found {rules!r}"
-        )
+    expect_type("rules", rules, str, f"a rule book or its name ({', '.join(RULE_BOOKS)}{also})")
     if rules in RULE_BOOKS:
         return RULE_BOOKS[rules]
     path = Path(rules)

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
-from ..errors import DipsatError
+from ..errors import DipsatError, shown
+from ..errors import SolverTimeout as SolverTimeout  # defined with the other errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +24,6 @@ class SolverConfig:
             f"the solver reached its time limit ({self.max_time_in_seconds:g} s) "
             "before settling the turn"
         )
-
-
-class SolverTimeout(DipsatError):
-    """The solver hit its time limit: the turn is not adjudicated (no guessed answer)."""
 
 
 _CONFIG: ContextVar[SolverConfig] = ContextVar(
@@ -48,15 +45,22 @@ def time_limit(seconds: float) -> Iterator[None]:
     propagation settles never call the solver.
 
     Raises:
-        DipsatError: `seconds` is not a finite number above 0.
+        TypeError: `seconds` is not a number.
+        DipsatError: `seconds` is not a finite number above 0 (nor is an integer too
+            large for a float).
     """
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise DipsatError(f"time limit: expected seconds as a number, found {seconds!r:.40}")
-    if not (math.isfinite(seconds) and seconds > 0):
+        kind = type(seconds).__name__
+        raise TypeError(f"seconds: expected a number, found {kind} {shown(seconds, 40)}")
+    try:
+        limit = float(seconds)
+    except OverflowError:  # an integer past every float: no finite number of seconds
+        limit = math.inf
+    if not (math.isfinite(limit) and limit > 0):
         raise DipsatError(
-            f"time limit: expected a finite number of seconds above 0, found {seconds}"
+            f"time limit: expected a finite number of seconds above 0, found {shown(seconds, 40)}"
         )
-    token = _CONFIG.set(replace(_CONFIG.get(), max_time_in_seconds=float(seconds)))
+    token = _CONFIG.set(replace(_CONFIG.get(), max_time_in_seconds=limit))
     try:
         yield
     finally:

@@ -186,7 +186,13 @@ class Multiverse:
 
     def read(self, text: str) -> Given:
         """An order for the next step, in either multiverse notation, its coordinates
-        completed (`complete`); an order to a head that owes a retreat reads as a retreat."""
+        completed (`complete`); an order to a head that owes a retreat reads as a retreat.
+
+        Raises:
+            TypeError: `text` is not text.
+            OrderSyntaxError: no order reads so.
+        """
+        expect_type("text", text, str, "an order as text")
         return self._completed(text, parse_given(text, self.map))
 
     def _completed(self, text: str, given: Given) -> Given:
@@ -221,13 +227,24 @@ class Multiverse:
     ) -> MultiverseStep:
         """Adjudicate every head board once (`solver.multiverse.step.step`): the orders as
         values, lines or one text (read as `solver.parse_orders` reads it), under a rule
-        book or the name of one."""
+        book or the name of one.
+
+        Raises:
+            TypeError: `orders` is not text nor a list of orders and lines, or `rules` is
+                not a rule book nor a name.
+            DipsatError: an order that cannot be read, no rule book of that name, or a
+                step the multiverse cannot take (see `solver.multiverse.step.step`).
+        """
         from .step import step
 
         if isinstance(orders, str):
             givens = self._lines(orders)
         else:
-            givens = [self.read(o) if isinstance(o, str) else o for o in orders]
+            expect_type("orders", orders, Iterable, "the orders as text or a list of orders")
+            givens = []
+            for order in orders:
+                expect_type("orders", order, (str, Given), "an order (a Given) or its text")
+                givens.append(self.read(order) if isinstance(order, str) else order)
         return step(self, givens, named_rules(rules))
 
     @property

@@ -10,7 +10,7 @@ from topology import Board, Location
 
 from ..checker.equations import check_resolution
 from ..cycle.game import Game, OneBoard, Played
-from ..errors import DipsatError
+from ..errors import DipsatError, LimitError
 from ..formats.cases import After, Block, Case
 from ..formats.rulebooks import rule_book
 from ..multiverse.retreating import retreat_options, standoffs
@@ -165,7 +165,7 @@ def _play(
     for number, block in enumerate(case.blocks, start=1):
         try:
             done = play_block(game, block, rules)
-        except DipsatError as err:
+        except (DipsatError, LimitError) as err:  # the case fails, saying why
             wanted = f"a {block.kind.value} resolution"
             failures.append(Failure(case.id, f"block {number}", wanted, f"error: {err}"))
             break

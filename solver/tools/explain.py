@@ -9,7 +9,7 @@ from typing import Any
 from topology import Location
 
 from ..cycle.game import Game, OneBoard, Played
-from ..errors import DipsatError
+from ..errors import DipsatError, SolverTimeout
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse, MultiverseStep
 from ..values.calendar import game_status, owned_centres
@@ -71,6 +71,8 @@ def explain(case: Case, rules: RuleBook) -> dict[str, Any]:
             done = play_block(game, block, rules)
         except DipsatError as error:
             raise DipsatError(f"{case.id}: block {number}: {error}") from error
+        except SolverTimeout as error:
+            raise SolverTimeout(f"{case.id}: block {number}: {error}") from error
         entry = _entry(game, done, number)
         expected = [o.expected_under(rules.name) for o in block.orders]
         entry["orders"] = _orders(done.outcomes, expected)

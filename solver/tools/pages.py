@@ -16,7 +16,7 @@ from pathlib import Path
 from topology.layout import layout_of
 
 from ..cycle.game import BoardStep, Played
-from ..errors import DipsatError
+from ..errors import DipsatError, LimitError
 from ..formats.cases import Case
 from ..formats.rulebooks import rule_book
 from ..multiverse.state import MultiverseStep
@@ -238,7 +238,7 @@ def play(case: Case, rules: RuleBook) -> Run:
     run = Run()
     try:
         steps = play_case(case, rules)
-    except DipsatError as error:
+    except (DipsatError, LimitError) as error:  # the page shows the case's error
         run.error = str(error)
         return run
     run.steps = steps

@@ -28,7 +28,7 @@ from typing import Any
 from topology import Board, variant
 
 from ..cycle.game import advance
-from ..errors import DipsatError
+from ..errors import DipsatError, LimitError
 from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
 from ..judge.solve import time_limit as solver_time_limit
 from ..values.orders import Given
@@ -190,7 +190,7 @@ def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
         if position is not None:
             try:
                 previous = advance(position, here.orders, rules)
-            except DipsatError as error:
+            except (DipsatError, LimitError) as error:  # the phase is an error, not compared
                 report.errors.append(ReplayError(game.path, here.name, str(error)))
                 continue
             after = _through_empty_retreats(previous, there, rules)

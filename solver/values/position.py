@@ -18,7 +18,7 @@ from topology import (
     standing_problem,
 )
 
-from ..errors import DipsatError, PositionError
+from ..errors import DipsatError, PositionError, expect_type
 from .orders import CODES, Names
 
 T = TypeVar("T")
@@ -95,7 +95,13 @@ class Phase:
 
     @classmethod
     def parse(cls, text: str) -> Phase:
-        """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
+        """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'.
+
+        Raises:
+            TypeError: `text` is not text.
+            DipsatError: no phase reads so.
+        """
+        expect_type("text", text, str, "a phase as text such as 'S1901M'")
         text = text.strip()
         short = re.fullmatch(r"([SFWsfw])([0-9]{1,6})([MRAmra])", text)
         if short:
@@ -223,7 +229,12 @@ class Position:
     @classmethod
     def opening(cls, board: Board | None = None) -> Position:
         """The opening of a game (Spring 1901 on the standard map, the default): every
-        power's starting units on its home centres."""
+        power's starting units on its home centres.
+
+        Raises:
+            TypeError: `board` is not a Board.
+        """
+        expect_type("board", board, (Board, type(None)), "a Board such as solver.standard()")
         if board is None:
             from topology import standard
 
@@ -250,6 +261,7 @@ class Position:
         Places are read in any notation dipsat reads (``RUSSIA: F STP/SC, A MOS``).
 
         Raises:
+            TypeError: an argument of the wrong type, naming it.
             PositionError: text that cannot be read, or a position that cannot be (a fleet
                 inland, an army at sea, an unknown power, two units in one province, a
                 coast that does not exist), with the line and column.

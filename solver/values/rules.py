@@ -397,14 +397,13 @@ def named_rules(rules: str | RuleBook) -> RuleBook:
     reads rule-book files).
 
     Raises:
-        DipsatError: `rules` is neither, or no rule book has that name (the message lists
-            those that do).
+        TypeError: `rules` is neither.
+        DipsatError: no rule book has that name (the message lists those that do).
     """
     if isinstance(rules, RuleBook):
         return rules
     names, files = ", ".join(RULE_BOOKS), "; solver.rule_book reads a rule-book file"
-    if not isinstance(rules, str):
-        raise DipsatError(f"expected a rule book or its name ({names}), found {rules!r:.60}{files}")
+    expect_type("rules", rules, str, f"a rule book or its name ({names})")
     book = RULE_BOOKS.get(rules)
     if book is None:
         near = did_you_mean(rules, RULE_BOOKS)

@@ -7,8 +7,9 @@ base reader.  `to_json` and `save` write either kind.  `load` and `from_json` re
 games only; `load_multiverse` reads multiverse games and `load_any` either.  `create` writes
 a new game file and refuses one that exists; `changing` reads a game and saves its change
 under the game's lock (`locking`), so that two programs changing one game never lose a
-change.  The format and the guarantees are described in docs/reliability.md; the JSON
-Schema is docs/savegame.schema.json.
+change (the lock is on the game file itself: no other file is made).  The format and the
+guarantees are described in docs/reliability.md; the JSON Schema is
+docs/savegame.schema.json.
 """
 
 from __future__ import annotations
@@ -18,19 +19,19 @@ import dataclasses
 import os
 from collections.abc import Iterator, Sequence
 
-from ...errors import DipsatError
+from ...errors import DipsatError, SaveFileError
 from .envelope import (
     FORMAT,
     MAX_SAVE_FILE_BYTES,
     VERSION,
     _dump,
     _parse,
+    _read_open,
     _read_text,
-    _refuse_read_only,
+    _refuse_unwritable,
     _save_text,
-    _target,
 )
-from .locking import LOCK_TIMEOUT_SECONDS, GameBusyError, locked
+from .locking import LOCK_TIMEOUT_SECONDS, GameBusyError, holding, locked, target
 from .multiverse import (
     VARIANT_MULTIVERSE,
     SavedMultiverse,
@@ -118,10 +119,12 @@ def save(game: SavedGame | SavedMultiverse, path: str | os.PathLike[str]) -> Non
 
     The text goes to a temporary file beside `path`, is flushed to disk and renamed over
     `path`; on any failure the temporary file is removed and `path` is left as it was.  A
-    symbolic link is followed: the file it points to is replaced and the link stays.
+    symbolic link is followed: the file it points to is replaced and the link stays.  Inside
+    `changing` (or `locked`) the lock moves to the new file with the rename.
 
     Raises:
-        SaveFileError: `path` is read-only ("read-only; not changed").
+        SaveFileError: `path` is read-only ("read-only; not changed"), or a pipe, a device
+            or a folder ("a pipe, not a saved game; expected a regular file").
         OSError: the file or its temporary file cannot be written."""
     _save_text(to_json(game), path)
 
@@ -141,14 +144,18 @@ def load_any(path: str | os.PathLike[str]) -> SavedGame | SavedMultiverse:
 
 def create(game: SavedGame | SavedMultiverse, path: str | os.PathLike[str]) -> None:
     """Write a new game file, atomically as `save` does; if a file has that name already
-    (made by anyone, at any moment before this one) it is left alone.
+    (made by anyone, at any moment before this one) it is left alone.  A symbolic link of
+    that name is not followed: the game would be made wherever it leads.  No lock is
+    needed: the game appears whole, at once, and `changing` waits for nothing else.
 
     Raises:
-        SaveFileError: the file exists ("already exists; choose another file").
-        GameBusyError: another program is changing a game of that name.
-        OSError: the file cannot be written."""
-    with locked(path):
+        SaveFileError: the file exists ("already exists; choose another file"), the
+            name is a symbolic link, or the file cannot be written ("cannot write: ...":
+            the folder is missing or not writable)."""
+    try:
         _save_text(to_json(game), path, new=True)
+    except OSError as error:
+        raise SaveFileError(f"cannot write: {error.strerror or error}", str(path)) from error
 
 
 class Change:
@@ -175,16 +182,18 @@ def changing(path: str | os.PathLike[str], timeout: float | None = None) -> Iter
             change.save(game)
 
     Waits up to `timeout` seconds (`LOCK_TIMEOUT_SECONDS` by default) for another to
-    finish.  A read-only game is refused before it is read.  A block that does not call
-    `save` leaves the file as it was.
+    finish.  A read-only game is refused before it is read, and anything but a regular file
+    before it is opened (a pipe would block the open).  A symbolic link is followed to the
+    game it leads to, which is read before anything is written beside it.  A block that
+    does not call `save` leaves the file as it was; no other file is made.
 
     Raises:
         GameBusyError: the game was still locked when the wait ran out ("FILE: another
             dipsat command is changing this game; try again").
-        SaveFileError: the game cannot be read, or is read-only ("read-only; not changed").
+        SaveFileError: the game cannot be read, is read-only ("read-only; not changed"), or
+            is a pipe, a device or a folder ("a pipe, not a saved game; expected a regular
+            file").
     """
-    if not _target(path).exists():  # no lock file is left beside a game that is not there
-        _read_text(path)  # "cannot read: No such file or directory"
-    with locked(path, timeout):
-        _refuse_read_only(_target(path), str(path))
-        yield Change(path, load_any(path))
+    with holding(path, timeout) as fd:
+        _refuse_unwritable(target(path), str(path))
+        yield Change(path, any_from_json(_read_open(fd, str(path)), str(path)))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from topology import Board, MapDataError, standard, variant, variant_names
-from topology.files import TextFileError, parse_json, read_text
+from topology.files import TextFileError, parse_json, read_stream, read_text
 
 from ...errors import CaseFormatError, DipsatError, SaveFileError
 from ...values.orders import Given, Names
@@ -27,6 +27,7 @@ from ...values.position import Phase, Position
 from ...values.rules import RuleBook, from_policy_table, is_edition, policy_table
 from ..mila import position_json, read_position
 from ..rulebooks import rule_book
+from . import locking
 
 FORMAT = "dipsat-game"
 VERSION = 1
@@ -66,11 +67,14 @@ def _dump(data: dict[str, Any]) -> str:
 
 def _save_text(text: str, path: str | os.PathLike[str], *, new: bool = False) -> None:
     """Write `text` to `path` atomically, as `save` describes: through a symbolic link to
-    the file it points to, and never over a read-only file.  `new`: refuse a file that
-    exists, at the moment the game appears ("already exists"), not by a look beforehand."""
-    target = _target(path)
-    if not new:
-        _refuse_read_only(target, str(path))
+    the file it points to, and never over a read-only file, a pipe, a device or a folder.
+    `new`: refuse a name that exists (a symbolic link too), at the moment the game appears
+    ("already exists"), not by a look beforehand."""
+    if new:  # the name itself, in its folder (whose path may run through links)
+        target = Path(os.path.realpath(Path(path).parent)) / Path(path).name
+    else:
+        target = locking.target(path)
+        _refuse_unwritable(target, str(path))
     data = text.encode("utf-8")
     temporary = ""
     try:
@@ -82,10 +86,11 @@ def _save_text(text: str, path: str | os.PathLike[str], *, new: bool = False) ->
             tmp.write(data)
             tmp.flush()
             os.fsync(tmp.fileno())
-        if new:
-            _link_new(temporary, target, str(path))
-        else:
-            os.replace(temporary, target)
+            if new:
+                _link_new(temporary, target, str(path))
+            else:
+                with locking.hand_over(target, tmp.fileno()):  # the lock stays on the game
+                    os.replace(temporary, target)
     except BaseException:
         if temporary:
             with contextlib.suppress(OSError):
@@ -102,7 +107,7 @@ def _link_new(temporary: str, target: Path, name: str) -> None:
     try:
         os.link(temporary, target)
     except FileExistsError:
-        raise SaveFileError("already exists; choose another file", name) from None
+        raise _exists(target, name) from None
     except OSError as error:
         if error.errno not in _NO_LINKS:
             raise
@@ -110,30 +115,36 @@ def _link_new(temporary: str, target: Path, name: str) -> None:
         try:
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
-            raise SaveFileError("already exists; choose another file", name) from None
+            raise _exists(target, name) from None
         os.replace(temporary, target)
         return
     with contextlib.suppress(OSError):  # the game is made; a stray is swept in an hour
         os.unlink(temporary)
 
 
+def _exists(target: Path, name: str) -> SaveFileError:
+    """A new game's name is taken: by a file, or by a symbolic link, which is not followed
+    (it could lead anywhere, to a file that is no game)."""
+    if target.is_symlink():
+        return SaveFileError(
+            "a symbolic link, not followed to make a new game; choose another file", name
+        )
+    return SaveFileError("already exists; choose another file", name)
+
+
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
 """What `os.link` fails with where the file system has no hard links."""
 
 
-def _target(path: str | os.PathLike[str]) -> Path:
-    """The file a save replaces: the file a symbolic link points to (through every link),
-    not the link, which a rename over it would replace by a copy."""
-    return Path(os.path.realpath(path))
-
-
-def _refuse_read_only(target: Path, name: str) -> None:
-    """A file its owner made read-only (no write permission for anyone: root could replace
-    it, as `os.access` tells), or that this user may not write, is left alone."""
+def _refuse_unwritable(target: Path, name: str) -> None:
+    """A pipe, a device or a folder is not replaced by a game.  A file its owner made
+    read-only (no write permission for anyone: root could replace it, as `os.access`
+    tells), or that this user may not write, is left alone."""
     try:
         mode = target.stat().st_mode
     except OSError:
         return  # no file yet (or none to read): the save itself says what is wrong
+    locking.refuse_special(mode, name)
     if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
         raise SaveFileError("read-only; not changed", name)
 
@@ -352,6 +363,15 @@ def _read_text(path: str | os.PathLike[str]) -> str:
         return read_text(path, MAX_SAVE_FILE_BYTES)
     except TextFileError as err:
         raise SaveFileError(err.message, str(path), err.line, err.column) from err
+
+
+def _read_open(fd: int, path: str) -> str:
+    """The text of a saved game open as `fd` (left open), read as `_read_text` reads."""
+    try:
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            return read_stream(stream, MAX_SAVE_FILE_BYTES)
+    except TextFileError as err:
+        raise SaveFileError(err.message, path, err.line, err.column) from err
 
 
 def position_lines(position: Position, indent: str = "") -> list[str]:

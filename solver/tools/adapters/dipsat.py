@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
-from ...errors import DipsatError
+from ...errors import DipsatError, LimitError
 from ..crosscheck.engines import DipsatEngine
 from ..crosscheck.protocol import ProtocolError, read_request
 
@@ -21,8 +21,8 @@ def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> None:
             request_id = data.get("id") if isinstance(data, dict) else None
             position, orders = read_request(data)
             reply = engine.adjudicate(request_id, position, orders)
-        except (json.JSONDecodeError, ProtocolError, DipsatError, AttributeError) as err:
-            reply = {"id": request_id, "error": str(err)}
+        except (json.JSONDecodeError, ProtocolError, DipsatError, LimitError, AttributeError) as e:
+            reply = {"id": request_id, "error": str(e)}  # out of time too: the next may not be
         stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
 

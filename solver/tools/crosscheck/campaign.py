@@ -11,7 +11,7 @@ from typing import Any
 
 from topology import Board, variant
 
-from ...errors import DipsatError
+from ...errors import DipsatError, LimitError
 from ...judge.solve import time_limit as solver_time_limit
 from ...values.orders import Given
 from ...values.position import Position
@@ -122,7 +122,7 @@ def _check_turn(
     """One turn through both engines, counted in `summary` once its verdict is known."""
     try:
         mine = ours.adjudicate(name, position, orders)
-    except DipsatError as err:
+    except (DipsatError, LimitError) as err:  # the turn is an error, not compared
         summary.turns += 1
         summary.errors.append(f"{name}: dipsat: {err}")
         return
@@ -161,7 +161,7 @@ def _minimal(
     def disagrees(pos: Position, given: Sequence[Given]) -> bool:
         try:
             mine = ours.adjudicate(name, pos, given)
-        except DipsatError:
+        except (DipsatError, LimitError):  # a smaller turn dipsat cannot play: not this one
             return False
         other = theirs.adjudicate(name, pos, given)
         if "error" in other:
