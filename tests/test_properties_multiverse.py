@@ -111,7 +111,11 @@ def start(n: int, timelines: int) -> Multiverse:
         position = random_turn(f"mvprop-{n}-{t}", (k, k))[0]
         boards.append(
             MBoard(
-                t, 1, Position(turn_phase(1), position.units, position.centres, board=standard())
+                t,
+                1,
+                Position(
+                    turn_phase(1, standard()), position.units, position.centres, board=standard()
+                ),
             )
         )
     origins = ((0, None), *((t, (0, 0)) for t in range(1, timelines)))
@@ -299,7 +303,7 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
 
     def at(*units):
         placed = tuple(Unit(Location(p), t, power) for p, t, power in units)
-        return Position(turn_phase(1), placed, board=standard())
+        return Position(turn_phase(1, standard()), placed, board=standard())
 
     army, fleet = UnitType.ARMY, UnitType.FLEET
     root = Position(SPRING_1901, (Unit(Location("mun"), army, "Germany"),), board=standard())

@@ -48,7 +48,7 @@ from ..values.orders import (
     named_places,
 )
 from ..values.outcomes import Outcome, Result
-from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit, opening_phase
 from ..values.resolution import Resolution
 from ..values.rules import ForkWhen, PastResults, PastRetreats, RepeatFork, RuleBook, Winters
 from .joint import resolve_parts, settle_parts
@@ -321,9 +321,10 @@ def movement(
     config: SolverConfig | None,
 ) -> Moved:
     """The movement of the heads, with every order of the history the new ones touch."""
+    base = boards[min(heads)].position.map  # names the places of the orders made here
     ordered = {_unit_place(g) for g in givens}
     holds = [
-        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)))
+        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)), base)
         for k in sorted(heads)
         for u in boards[k].position.units
         if (k[0], k[1], u.province) not in ordered
@@ -343,7 +344,7 @@ def movement(
     # offers it a route; supports and convoys are judged again (they may match now).
     convoyed = {(g.order.army.place, g.order.dest) for g in new if isinstance(g.order, Convoy)}
     stays_illegal = {
-        g: Given(g.power, Hold(g.order.unit))
+        g: Given(g.power, Hold(g.order.unit), base)
         for g in again
         if isinstance(g.order, Move)
         and recorded[g].result is Result.ILLEGAL
@@ -362,11 +363,11 @@ def movement(
         province, k = parts(u.province)
         if (k[0], k[1], province) not in ordered_places:
             plain = Place(province, u.location.coast, *k)
-            every.append(Given(u.power, Hold(UnitRef(plain, u.type))))
-    base = boards[min(heads)].position.map
+            every.append(Given(u.power, Hold(UnitRef(plain, u.type)), base))
     links = order_links(every, joint, every)
     st_board = spacetime_board(base, joint, mv.origin_map(), links, Reach.of(rules))
-    turn = analyse(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
+    joint_position = Position(opening_phase(base), tuple(units), board=st_board)  # movement
+    turn = analyse(joint_position, every, rules)
     resolution = resolve_parts(settle_parts(turn, config, {}))
     result = dict(zip(every, resolution.outcomes, strict=True))
     for g, hold in stays_illegal.items():  # the old result, with the unit's fate now

@@ -43,7 +43,7 @@ from ..values.orders import (
     Waive,
 )
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
-from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit, opening_phase
 from ..values.resolution import Resolution
 from ..values.rules import (
     DATC_2025,
@@ -275,7 +275,7 @@ def _settle_owed(
         waiting = []
         position = adjusted.after
     for i in waiting:
-        reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn))
+        reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn, head.position.map))
         outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
     return head if position is head.position else replace(head, position=position)
 
@@ -512,8 +512,10 @@ def _joint_turn(
         if parts(d[1])[1] == key
     }
     # Each board's units were checked on its position: on the joint board they are not
-    # checked again (an empty position is, and derives the joint one).
-    joint_position = Position(SPRING_1901, board=st_board).derive(SPRING_1901, units)
+    # checked again (an empty position is, and derives the joint one).  Its phase is only
+    # a movement phase: each board keeps its own.
+    phase = opening_phase(base)
+    joint_position = Position(phase, board=st_board).derive(phase, units)
     turn = analyse(joint_position, every, rules)
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
     if fixed:
