@@ -132,10 +132,19 @@ def touched(new: Iterable[Given], history: Iterable[Given]) -> list[Given]:
 
 # -- the next board, from the results ------------------------------------------------------
 class Results:
-    """The recorded result of every order of the history, indexed for making next boards."""
+    """The recorded result of every order of the history, indexed for making next boards.
 
-    def __init__(self, boards: Mapping[BoardKey, MBoard]) -> None:
+    `carried`: the boards whose moves into another board bring the unit into that board's
+    next board made again (None: every board's).  A fork made when an outcome changed
+    (`ForkWhen.OUTCOME_CHANGED`, rule set J) takes only the arrivals of this step, from its
+    heads: a unit that went to the board by an earlier order lives in the timeline its
+    arrival made, as `solver.multiverse.step` keeps it, and is not carried into the fork."""
+
+    def __init__(
+        self, boards: Mapping[BoardKey, MBoard], carried: Collection[BoardKey] | None = None
+    ) -> None:
         self.boards = boards
+        self.carried = carried
         self.own: dict[PlaceKey, Outcome] = {}  # a unit's movement order, by its place
         self.retreats: dict[PlaceKey, Location] = {}  # where a dislodged unit retreated
         self.ended: set[PlaceKey] = set()  # dislodged units ordered to retreat or disband
@@ -173,6 +182,8 @@ class Results:
         unit = board.position.unit_in(move.unit.place.province)
         if dest is None or unit is None:
             return
+        if dest != board.key and self.carried is not None and board.key not in self.carried:
+            return  # an earlier arrival from another board: not carried (see the class)
         there = Location(move.dest.province, move.dest.coast)
         if unit.type is UnitType.FLEET and there.coast is None:
             if move.dest.province == unit.province:
@@ -268,20 +279,24 @@ def regenerate(
     rules: RuleBook,
     changed: Collection[BoardKey] = (),
     owed: bool = False,
+    *,
+    heads: Collection[BoardKey],
 ) -> tuple[dict[BoardKey, MBoard], list[Fork]]:
     """Make the next board of each board given, earliest first (then by timeline): a head
     appends it; a past board forks unless a next board it has already holds the same
-    (`ForkWhen.BOARD_DIFFERS`), or only if it is among the `changed` boards, where an
-    outcome changed (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts
-    the same is reused, if `repeat_fork` says so).  With `owed`, a unit dislodged there
-    that made no retreat is carried into the next board, which opens in a retreat phase
-    (`PastRetreats.NEXT_BOARD`)."""
+    (`ForkWhen.BOARD_DIFFERS`: every unit that arrived there, by any order, is in it), or
+    only if it is among the `changed` boards, where an outcome changed
+    (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts the same is
+    reused, if `repeat_fork` says so, and of the units that arrived from other boards only
+    those of this step, moved from the `heads`, are in it: see `Results`).  With `owed`, a
+    unit dislodged there that made no retreat is carried into the next board, which opens
+    in a retreat phase (`PastRetreats.NEXT_BOARD`)."""
     by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
 
-    results = Results(boards)
+    results = Results(boards, heads if by_outcome else None)
     made: dict[BoardKey, MBoard] = {}
     forks: list[Fork] = []
     for key in sorted(set(keys), key=lambda k: (k[1], k[0])):
@@ -395,7 +410,9 @@ def movement(
             return Moved(resolution, outcomes, revised, changed, (), pause)
     origins = mv.origin_map()
     owed = rules.past_retreats is PastRetreats.NEXT_BOARD
-    made, forks = regenerate(changed_boards, regenerated, origins, rules, differs, owed)
+    made, forks = regenerate(
+        changed_boards, regenerated, origins, rules, differs, owed, heads=heads
+    )
     return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
 
 
@@ -522,7 +539,7 @@ def retreats(
     origins = mv.origin_map()
     heads = {b.key for b in mv.heads().values()}
     keys = set(pause.boards) | {k for k, _ in pause.waiting} | heads
-    made_boards, forks = regenerate(boards, keys, origins, rules, keys - heads)
+    made_boards, forks = regenerate(boards, keys, origins, rules, keys - heads, heads=heads)
     merged = {**boards, **made_boards}
     after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
     done_outcomes = tuple(o for o in outcomes if o is not None)

@@ -331,7 +331,10 @@ def _movement(
             recorded_moves.update(record.decisions)
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
-    per_board = _split_results(resolution, turn, ordered_now, boards)
+    # Under BOARD_DIFFERS a past board made again is compared with the next boards it has,
+    # which hold every unit that arrived on it: so must it (read only if one is made).
+    every_arrival = bool(past) and rules.fork_when is ForkWhen.BOARD_DIFFERS
+    per_board = _split_results(resolution, turn, ordered_now, boards, every_arrival)
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
@@ -574,12 +577,15 @@ def _split_results(
     turn: Turn,
     ordered_now: set[str],
     boards: Mapping[BoardKey, MBoard],
+    every_arrival: bool = False,
 ) -> PerBoard:
     """Units after the movement, dislodged units and standoffs, by board, on the plain map
     (`boards`: the boards of the joint turn, whose units stand where they stay).
 
     A unit that went to another board by an order recorded earlier arrived there then, and
-    that arrival made the timeline it lives in: it is not carried into a new fork again."""
+    that arrival made the timeline it lives in: it is not carried into a new fork again
+    (`ForkWhen.OUTCOME_CHANGED`), unless `every_arrival`: under `ForkWhen.BOARD_DIFFERS`
+    a past board is made again whole, to be compared with the next boards it has."""
     units: dict[BoardKey, list[Unit]] = {}
     values = resolution.values
     moved_in = {}
@@ -601,7 +607,7 @@ def _split_results(
             continue
         there = cast(Spot, place.province)
         key = there.board
-        if key != here.board and here not in ordered_now:
+        if key != here.board and here not in ordered_now and not every_arrival:
             continue
         where = Location(there.province, place.coast)
         units.setdefault(key, []).append(Unit(where, unit.type, unit.power))
