@@ -19,7 +19,7 @@ for their retreats.
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import NamedTuple, cast
 
@@ -332,9 +332,12 @@ def _movement(
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
     # Under BOARD_DIFFERS a past board made again is compared with the next boards it has,
-    # which hold every unit that arrived on it: so must it (read only if one is made).
-    every_arrival = bool(past) and rules.fork_when is ForkWhen.BOARD_DIFFERS
-    per_board = _split_results(resolution, turn, ordered_now, boards, every_arrival)
+    # which hold the units that arrived on it from other boards: so must it, those whose
+    # recorded moves succeeded and still do (read only if a past board is made again).
+    arrived: set[str] = set()
+    if past and rules.fork_when is ForkWhen.BOARD_DIFFERS:
+        arrived = {d[1] for d, v in recorded_moves.items() if v and d[0] == MOVE}
+    per_board = _split_results(resolution, turn, ordered_now, boards, past, arrived)
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
@@ -577,15 +580,18 @@ def _split_results(
     turn: Turn,
     ordered_now: set[str],
     boards: Mapping[BoardKey, MBoard],
-    every_arrival: bool = False,
+    remade: Collection[BoardKey] = (),
+    arrived: Collection[str] = (),
 ) -> PerBoard:
     """Units after the movement, dislodged units and standoffs, by board, on the plain map
     (`boards`: the boards of the joint turn, whose units stand where they stay).
 
     A unit that went to another board by an order recorded earlier arrived there then, and
     that arrival made the timeline it lives in: it is not carried into a new fork again
-    (`ForkWhen.OUTCOME_CHANGED`), unless `every_arrival`: under `ForkWhen.BOARD_DIFFERS`
-    a past board is made again whole, to be compared with the next boards it has."""
+    (`ForkWhen.OUTCOME_CHANGED`).  Under `ForkWhen.BOARD_DIFFERS` a past board is made
+    again to be compared with the next boards it has, which hold such units: of the units
+    whose recorded moves succeeded (`arrived`, their spots), those that still do are carried
+    into the past boards made again (`remade`)."""
     units: dict[BoardKey, list[Unit]] = {}
     values = resolution.values
     moved_in = {}
@@ -607,7 +613,8 @@ def _split_results(
             continue
         there = cast(Spot, place.province)
         key = there.board
-        if key != here.board and here not in ordered_now and not every_arrival:
+        earlier = key in remade and here in arrived  # an arrival of its record, again
+        if key != here.board and here not in ordered_now and not earlier:
             continue
         where = Location(there.province, place.coast)
         units.setdefault(key, []).append(Unit(where, unit.type, unit.power))
