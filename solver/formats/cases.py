@@ -451,7 +451,8 @@ class _Reader:
     def variant(self, number: int, line: str, value: str) -> Board:
         """The board a 'variant:' line names: a variant's name, or a map file (relative to
         the case file); 'multiverse NAME' is the multiverse on that board, and 'multiverse'
-        alone on the board the case has otherwise (the file's, else the standard one)."""
+        alone on the board the case has otherwise (the file's, else the one `--variant`
+        names, else the standard one)."""
         value = value.strip()
         if is_multiverse(value):
             value = value[len("multiverse") :].strip()

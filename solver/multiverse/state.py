@@ -1,11 +1,11 @@
 """The multiverse as values: timelines of boards, each board's position and record.
 
 A multiverse is a tree of timelines.  Each timeline is a sequence of boards addressed by
-(timeline, turn): turn 0 is Spring of the map's first year (1901 on the standard map), turn 1
-its Fall, and so on.  Every board's position carries the map, so a multiverse is played on
-any map.  A board holds the
-position at the start of its turn (a head board may first owe a retreat or an adjustment
-phase) and, once adjudicated, the record of its movement: orders, decisions, outcomes.
+(timeline, turn): turn 0 is Spring of the map's first year (1901 on the standard map),
+turn 1 its Fall, and so on.  Every board's position carries the map, so a multiverse is
+played on any map.  A board holds the position at the start of its turn (a head board may
+first owe a retreat or an adjustment phase) and, once adjudicated, the record of its
+movement: orders, decisions, outcomes.
 `solver.multiverse.step` adjudicates a step; nothing here adjudicates.
 """
 
