@@ -718,7 +718,8 @@ def game_new(
         ),
     ] = "2025",
     multiverse: Annotated[
-        bool, typer.Option("--multiverse", help="a 5D game: timeline a at the opening")
+        bool,
+        typer.Option("--multiverse", help="a 5D game: timeline a at the opening of the board"),
     ] = False,
     board: Annotated[
         str | None,
@@ -734,19 +735,17 @@ def game_new(
     from .formats.savegame import SavedGame, create, new_game, new_multiverse
 
     on = _board(board)
-    if multiverse and on is not None and on is not standard():
-        raise fail("--variant: a multiverse game is played on the standard board")
     try:
-        game = new_multiverse(rules) if multiverse else new_game(rules, on)
+        game = new_multiverse(rules, on) if multiverse else new_game(rules, on)
         create(game, file)  # refuses a file that exists, even one made a moment ago
     except DipsatError as error:
         raise fail(str(error)) from error
     except OSError as error:
         raise fail(f"{file}: cannot write: {error.strerror or error}") from error
     kind = "multiverse game" if multiverse else "game"
-    phase = game.position.phase if isinstance(game, SavedGame) else "Spring 1901 movement"
+    opening = game.position if isinstance(game, SavedGame) else game.multiverse.boards[0].position
     where = "" if on is None or on is standard() else f" on {on.name}"
-    out.print(f"{file}: new {kind}{where}, rules {game.rules.name}, {phase}", markup=False)
+    out.print(f"{file}: new {kind}{where}, rules {game.rules.name}, {opening.phase}", markup=False)
 
 
 @game_app.command("order")

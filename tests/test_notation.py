@@ -13,6 +13,7 @@ from solver.values.orders import (
     Build,
     Convoy,
     Disband,
+    Given,
     Hold,
     Move,
     Place,
@@ -22,7 +23,7 @@ from solver.values.orders import (
     UnitRef,
     Waive,
 )
-from topology import UnitType, standard
+from topology import UnitType, standard, variant, variant_names
 
 
 def order_lines(name: str) -> list[str]:
@@ -33,6 +34,21 @@ def order_lines(name: str) -> list[str]:
 @pytest.mark.parametrize(("text", "canonical"), table("notations.txt"))
 def test_notation_reads_as_canonical(text, canonical):
     assert str(parse_given(text, standard())) == canonical
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_every_power_of_every_board_reads_before_its_order(name):
+    """'British-Columbia: A Calgary Holds': a power whose name joins words by hyphens (on
+    empire, world and known_world_901) reads as a prefix, as dipsat prints it, on one board
+    and on a multiverse board; its orders were refused ('found unknown name British'), and
+    a saved game holding one could not be read back."""
+    board = variant(name)
+    for power in board.powers:
+        unit_type, location = board.starting_units(power)[0]
+        for timeline, turn in ((None, None), (1, 2)):
+            place = Place(location.province, location.coast, timeline, turn)
+            given = Given(power, Hold(UnitRef(place, unit_type)), board)
+            assert parse_given(str(given), board) == given, str(given)
 
 
 @pytest.mark.parametrize("name", ["datc_v3_2_orders.txt", "mdatc_orders.txt"])

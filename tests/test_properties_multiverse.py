@@ -22,7 +22,7 @@ from dataclasses import fields, replace
 from unittest.mock import patch
 
 from conftest import under_hash_seeds
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from solver.checker.equations import check_resolution
@@ -111,7 +111,11 @@ def start(n: int, timelines: int) -> Multiverse:
         position = random_turn(f"mvprop-{n}-{t}", (k, k))[0]
         boards.append(
             MBoard(
-                t, 1, Position(turn_phase(1), position.units, position.centres, board=standard())
+                t,
+                1,
+                Position(
+                    turn_phase(1, standard()), position.units, position.centres, board=standard()
+                ),
             )
         )
     origins = ((0, None), *((t, (0, 0)) for t in range(1, timelines)))
@@ -299,7 +303,7 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
 
     def at(*units):
         placed = tuple(Unit(Location(p), t, power) for p, t, power in units)
-        return Position(turn_phase(1), placed, board=standard())
+        return Position(turn_phase(1, standard()), placed, board=standard())
 
     army, fleet = UnitType.ARMY, UnitType.FLEET
     root = Position(SPRING_1901, (Unit(Location("mun"), army, "Germany"),), board=standard())
@@ -327,6 +331,9 @@ def test_a_context_board_whose_record_leaves_the_joint_turn():
 # -- 2. units are conserved: heads keep theirs, moves carry them, past moves fork --------------
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
+# a fork held a unit that arrived on its board from another timeline in an earlier step
+# (cases/multiverse/past.cases MV.P.7)
+@example((271, 2, 3), "J+O-past")
 def test_units_are_conserved_across_boards(scenario, book):
     rules = BOOKS[book]
     regenerated = rules.past_orders is PastOrders.SHARED_PLACES  # next boards from records
@@ -395,7 +402,10 @@ def test_units_are_conserved_across_boards(scenario, book):
             assert any(
                 u is not None and (u.type, u.power) == (m.unit.type, power) for u in found
             ), f"{label}: {m} did not fork {to}"
-        # every unit of a fork stood on its source board or travelled there in this step
+        # every unit of a fork stood on its source board or travelled there in this step;
+        # forking by board contents, also one that arrived there earlier from another board
+        # (the next boards the board made again is compared with hold it)
+        whole = rules.fork_when is ForkWhen.BOARD_DIFFERS
         for fork in result.forks:
             source = before.board(fork.source).position
             board = after.board((fork.timeline, fork.source[1] + 1)).position
@@ -404,6 +414,7 @@ def test_units_are_conserved_across_boards(scenario, book):
                 for (_, _, to, m), power in zip(moves, _powers(result, moves), strict=True)
                 if to == fork.source
             }
+            known |= _arrived_earlier(before, fork.source) if whole else set()
             for u in [*board.units, *(d.unit for d in board.dislodged)]:
                 assert (u.type, u.power) in known, f"{label}: {u} in fork {fork}"
 
@@ -463,6 +474,21 @@ def test_random_pauses_end_in_both_ways():
         held = all(r.before.holder(k, d) for r in ended for k, d in r.before.pause.waiting)
         assert held == (book == "J+pause"), book
         test_a_retreat_pause_moves_only_the_waiting_units.hypothesis.inner_test((0, 3, 3), book)
+
+
+def _arrived_earlier(mv: Multiverse, key: tuple[int, int]) -> set[tuple[UnitType, str]]:
+    """The units (type and power) that recorded moves brought onto a board from others."""
+    found = set()
+    for b in mv.boards:
+        for g, o in zip(b.record.orders, b.record.outcomes, strict=True) if b.record else ():
+            order = g.order
+            if not (isinstance(order, Move) and o.result == "succeeds"):
+                continue
+            origin = _board(order.unit.place)
+            if _board(order.dest) == key and origin != key:
+                unit = mv.board(origin).position.unit_in(order.unit.place.province)
+                found |= {(unit.type, unit.power)} if unit is not None else set()
+    return found
 
 
 def _powers(result: MultiverseStep, moves) -> list[str]:

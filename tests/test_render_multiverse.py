@@ -17,7 +17,6 @@ from solver.render.svg import to_text
 from solver.tools.scenes import case_steps, case_svg
 from solver.values.orders import timeline_name
 from solver.values.rules import DATC_2025
-from topology import standard
 
 NS = "{http://www.w3.org/2000/svg}"
 MULTIVERSE = [c for c in all_cases() if c.multiverse]
@@ -59,7 +58,7 @@ def test_every_step_is_drawn(case):
         for b in done.after.boards:
             cell = cells[board_name(b.key)]
             provinces = Counter(g.get("data-province") for g in drawn(root, cell, "province"))
-            assert provinces == Counter(list(standard().provinces)), board_name(b.key)
+            assert provinces == Counter(list(b.position.map.provinces)), board_name(b.key)
             units = Counter(g.get("data-place") for g in groups(cell, "unit"))
             wanted = [str(u.location) for u in b.position.units]
             wanted += [str(d.unit.location) for d in b.position.dislodged]

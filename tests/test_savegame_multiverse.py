@@ -31,7 +31,7 @@ from solver.formats.savegame import (
 from solver.multiverse.step import step
 from solver.values.notation import parse_given
 from solver.values.rules import DATC_2025
-from topology import standard
+from topology import standard, variant
 
 NEXT = (
     "Austria: A c-Tyrolia@1 Retreats to c-Vienna@1",
@@ -213,7 +213,9 @@ def test_saved_multiverse_files_follow_the_published_schema(game, tmp_path):
     schema = json.loads((ROOT / "docs" / "savegame.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
     validator.check_schema(schema)
-    for sample in (new_multiverse(), game, step_multiverse(game), new_game()):
+    on_ancmed, _ = new_multiverse("O", variant("ancmed")).submit(["Rome: A Roma - Etruria"])
+    on_ancmed = step_multiverse(on_ancmed)  # with a record: decisions on ancmed's codes
+    for sample in (new_multiverse(), game, step_multiverse(game), on_ancmed, new_game()):
         path = tmp_path / "mv.json"
         save(sample, path)
         validator.validate(json.loads(path.read_text()))
@@ -275,6 +277,55 @@ def test_a_multiverse_game_played_on_the_command_line(tmp_path):
     game = load_multiverse(path)
     assert dict(game.multiverse.origins) == {0: None, 1: (0, 0)}
     assert load_any(path) == game
+
+
+@pytest.mark.parametrize(
+    ("name", "year", "leave", "back", "fork"),
+    [
+        (
+            "ancmed",
+            1,
+            "Rome: A Roma - Etruria",
+            "Rome: A Etruria - a-Roma@0",
+            "Rome: A Etruria, F Neapolis, A Ravenna, A Roma;",
+        ),
+        (
+            "modern",
+            1994,
+            "Russia: F St-Petersburg - Gulf of Bothnia",
+            "Russia: F Gulf of Bothnia - a-St-Petersburg@0",
+            "Russia: F Gulf of Bothnia, A Gorky, A Moscow, F Murmansk, F Rostov, F St-Petersburg;",
+        ),
+    ],
+)
+def test_a_multiverse_game_on_a_variant_played_on_the_command_line(
+    tmp_path, name, year, leave, back, fork
+):
+    """`game new --multiverse --variant V` (refused before: 'a multiverse game is played on
+    the standard board'), then orders, a move into the past that forks, the game shown, the
+    file read back and drawn: every board is on V's map, turn 0 its first Spring."""
+    path = str(tmp_path / "mv.json")
+    made = dipsat("game", "new", path, "--multiverse", "--variant", name)
+    assert made.exit_code == 0, made.output
+    assert made.stdout.strip().endswith(f"on {name}, rules 2025, Spring {year} movement")
+    assert json.loads((tmp_path / "mv.json").read_text())["board"] == name
+    assert dipsat("game", "order", path, leave).exit_code == 0
+    assert dipsat("game", "adjudicate", path).exit_code == 0
+    assert dipsat("game", "order", path, back).exit_code == 0
+    result = dipsat("game", "adjudicate", path)
+    assert result.exit_code == 0, result.output
+    assert "timeline b forks from a@0" in result.stdout
+    shown = dipsat("game", "show", path).stdout
+    assert shown.startswith(f"multiverse on {name} (rules 2025): 2 timeline(s), 4 board(s)")
+    assert f"head b@1: Fall {year} movement" in shown
+    assert fork in shown
+    game = load_multiverse(path)
+    assert {b.position.map.name for b in game.multiverse.boards} == {name}
+    assert load_any(path) == game and multiverse_from_json(to_json(game)) == game
+    picture = tmp_path / "mv.svg"
+    drawn = dipsat("render", path, "--out", str(picture))
+    assert drawn.exit_code == 0, drawn.output
+    assert f"multiverse game on {name} (rules 2025)" in picture.read_text()
 
 
 # -- rule set O: a multiverse waiting for a retreat in the past -----------------------------

@@ -173,7 +173,7 @@ class Case:
 
     @property
     def multiverse(self) -> bool:
-        return self.meta.get("variant") == "multiverse"
+        return is_multiverse(self.meta.get("variant", ""))
 
     @property
     def expects_something(self) -> bool:
@@ -276,7 +276,13 @@ class _Draft:
 
     @property
     def multiverse(self) -> bool:
-        return self.meta.get("variant") == "multiverse"
+        return is_multiverse(self.meta.get("variant", ""))
+
+
+def is_multiverse(variant: str) -> bool:
+    """Does a 'variant:' line's value make a multiverse case ('multiverse', or
+    'multiverse ancmed' on a board it names)?"""
+    return variant.split(maxsplit=1)[:1] == ["multiverse"]
 
 
 @dataclass
@@ -443,11 +449,15 @@ class _Reader:
         return path
 
     def variant(self, number: int, line: str, value: str) -> Board:
-        """The board a 'variant:' line names: 'multiverse' (on the standard board), a
-        variant's name, or a map file (relative to the case file)."""
+        """The board a 'variant:' line names: a variant's name, or a map file (relative to
+        the case file); 'multiverse NAME' is the multiverse on that board, and 'multiverse'
+        alone on the board the case has otherwise (the file's, else the one `--variant`
+        names, else the standard one)."""
         value = value.strip()
-        if value == "multiverse":
-            return standard()
+        if is_multiverse(value):
+            value = value[len("multiverse") :].strip()
+            if not value:
+                return self.default
         if value.endswith((".toml", ".map")) and not value.startswith("mila:"):
             value = str(Path(self.path).parent / value)
         try:
@@ -1042,7 +1052,7 @@ class _Reader:
         boards = []
         for key in sorted(world.boards):
             timeline, turn = key
-            phase = turn_phase(turn)
+            phase = turn_phase(turn, self.board)
             if key in world.adjusting:
                 phase = Phase(phase.year - 1, Season.WINTER, PhaseKind.ADJUSTMENT)
             centres = {} if world.no_centres else dict(home)

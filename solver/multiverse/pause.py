@@ -166,7 +166,7 @@ def record_retreats(
     for province, unit in sorted(owing.items()):
         if province not in found:
             place = Place(province, unit.location.coast, *board.key)
-            hold = Given(unit.power, Hold(UnitRef(place, unit.type)))
+            hold = Given(unit.power, Hold(UnitRef(place, unit.type)), board.position.map)
             marked.append((hold, Outcome(hold, Result.STANDS, dislodged=True)))
     for given, made in retreats:
         assert made is not None  # a retreat recorded is one adjudicated

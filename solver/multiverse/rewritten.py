@@ -49,7 +49,7 @@ from ..values.orders import (
     named_places,
 )
 from ..values.outcomes import Outcome, Result
-from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit, opening_phase
 from ..values.resolution import Resolution
 from ..values.rules import ForkWhen, PastResults, PastRetreats, RepeatFork, RuleBook, Winters
 from .joint import board_groups
@@ -133,10 +133,19 @@ def touched(new: Iterable[Given], history: Iterable[Given]) -> list[Given]:
 
 # -- the next board, from the results ------------------------------------------------------
 class Results:
-    """The recorded result of every order of the history, indexed for making next boards."""
+    """The recorded result of every order of the history, indexed for making next boards.
 
-    def __init__(self, boards: Mapping[BoardKey, MBoard]) -> None:
+    `carried`: the boards whose moves into another board bring the unit into that board's
+    next board made again (None: every board's).  A fork made when an outcome changed
+    (`ForkWhen.OUTCOME_CHANGED`, rule set J) takes only the arrivals of this step, from its
+    heads: a unit that went to the board by an earlier order lives in the timeline its
+    arrival made, as `solver.multiverse.step` keeps it, and is not carried into the fork."""
+
+    def __init__(
+        self, boards: Mapping[BoardKey, MBoard], carried: Collection[BoardKey] | None = None
+    ) -> None:
         self.boards = boards
+        self.carried = carried
         self.own: dict[PlaceKey, Outcome] = {}  # a unit's movement order, by its place
         self.retreats: dict[PlaceKey, Location] = {}  # where a dislodged unit retreated
         self.ended: set[PlaceKey] = set()  # dislodged units ordered to retreat or disband
@@ -174,6 +183,8 @@ class Results:
         unit = board.position.unit_in(move.unit.place.province)
         if dest is None or unit is None:
             return
+        if dest != board.key and self.carried is not None and board.key not in self.carried:
+            return  # an earlier arrival from another board: not carried (see the class)
         there = Location(move.dest.province, move.dest.coast)
         if unit.type is UnitType.FLEET and there.coast is None:
             if move.dest.province == unit.province:
@@ -269,20 +280,24 @@ def regenerate(
     rules: RuleBook,
     changed: Collection[BoardKey] = (),
     owed: bool = False,
+    *,
+    heads: Collection[BoardKey],
 ) -> tuple[dict[BoardKey, MBoard], list[Fork]]:
     """Make the next board of each board given, earliest first (then by timeline): a head
     appends it; a past board forks unless a next board it has already holds the same
-    (`ForkWhen.BOARD_DIFFERS`), or only if it is among the `changed` boards, where an
-    outcome changed (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts
-    the same is reused, if `repeat_fork` says so).  With `owed`, a unit dislodged there
-    that made no retreat is carried into the next board, which opens in a retreat phase
-    (`PastRetreats.NEXT_BOARD`)."""
+    (`ForkWhen.BOARD_DIFFERS`: every unit that arrived there, by any order, is in it), or
+    only if it is among the `changed` boards, where an outcome changed
+    (`ForkWhen.OUTCOME_CHANGED`; then a fork it made before that starts the same is
+    reused, if `repeat_fork` says so, and of the units that arrived from other boards only
+    those of this step, moved from the `heads`, are in it: see `Results`).  With `owed`, a
+    unit dislodged there that made no retreat is carried into the next board, which opens
+    in a retreat phase (`PastRetreats.NEXT_BOARD`)."""
     by_outcome = rules.fork_when is ForkWhen.OUTCOME_CHANGED
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
 
-    results = Results(boards)
+    results = Results(boards, heads if by_outcome else None)
     made: dict[BoardKey, MBoard] = {}
     forks: list[Fork] = []
     for key in sorted(set(keys), key=lambda k: (k[1], k[0])):
@@ -322,9 +337,10 @@ def movement(
     config: SolverConfig | None,
 ) -> Moved:
     """The movement of the heads, with every order of the history the new ones touch."""
+    base = boards[min(heads)].position.map  # names the places of the orders made here
     ordered = {_unit_place(g) for g in givens}
     holds = [
-        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)))
+        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)), base)
         for k in sorted(heads)
         for u in boards[k].position.units
         if (k[0], k[1], u.province) not in ordered
@@ -344,7 +360,7 @@ def movement(
     # offers it a route; supports and convoys are judged again (they may match now).
     convoyed = {(g.order.army.place, g.order.dest) for g in new if isinstance(g.order, Convoy)}
     stays_illegal = {
-        g: Given(g.power, Hold(g.order.unit))
+        g: Given(g.power, Hold(g.order.unit), base)
         for g in again
         if isinstance(g.order, Move)
         and recorded[g].result is Result.ILLEGAL
@@ -363,11 +379,11 @@ def movement(
         province, k = parts(u.province)
         if (k[0], k[1], province) not in ordered_places:
             plain = Place(province, u.location.coast, *k)
-            every.append(Given(u.power, Hold(UnitRef(plain, u.type))))
-    base = boards[min(heads)].position.map
+            every.append(Given(u.power, Hold(UnitRef(plain, u.type)), base))
     links = order_links(every, joint, every)
     st_board = spacetime_board(base, joint, mv.origin_map(), links, Reach.of(rules))
-    judged = judge(Position(SPRING_1901, tuple(units), board=st_board), every, rules)
+    joint_position = Position(opening_phase(base), tuple(units), board=st_board)  # movement
+    judged = judge(joint_position, every, rules)
     resolution = judged.settle(config, {}, board_groups(st_board)).resolution(as_it_stands)
     result = dict(zip(every, resolution.outcomes, strict=True))
     for g, hold in stays_illegal.items():  # the old result, with the unit's fate now
@@ -395,7 +411,9 @@ def movement(
             return Moved(resolution, outcomes, revised, changed, (), pause)
     origins = mv.origin_map()
     owed = rules.past_retreats is PastRetreats.NEXT_BOARD
-    made, forks = regenerate(changed_boards, regenerated, origins, rules, differs, owed)
+    made, forks = regenerate(
+        changed_boards, regenerated, origins, rules, differs, owed, heads=heads
+    )
     return Moved(resolution, outcomes, revised, {**changed, **made}, tuple(forks), None)
 
 
@@ -522,7 +540,7 @@ def retreats(
     origins = mv.origin_map()
     heads = {b.key for b in mv.heads().values()}
     keys = set(pause.boards) | {k for k, _ in pause.waiting} | heads
-    made_boards, forks = regenerate(boards, keys, origins, rules, keys - heads)
+    made_boards, forks = regenerate(boards, keys, origins, rules, keys - heads, heads=heads)
     merged = {**boards, **made_boards}
     after = Multiverse(tuple(merged[k] for k in sorted(merged)), tuple(sorted(origins.items())))
     done_outcomes = tuple(o for o in outcomes if o is not None)

@@ -1,9 +1,11 @@
 """The multiverse as values: timelines of boards, each board's position and record.
 
 A multiverse is a tree of timelines.  Each timeline is a sequence of boards addressed by
-(timeline, turn): turn 0 is Spring 1901, turn 1 Fall 1901, and so on.  A board holds the
-position at the start of its turn (a head board may first owe a retreat or an adjustment
-phase) and, once adjudicated, the record of its movement: orders, decisions, outcomes.
+(timeline, turn): turn 0 is Spring of the map's first year (1901 on the standard map),
+turn 1 its Fall, and so on.  Every board's position carries the map, so a multiverse is
+played on any map.  A board holds the position at the start of its turn (a head board may
+first owe a retreat or an adjustment phase) and, once adjudicated, the record of its
+movement: orders, decisions, outcomes.
 `solver.multiverse.step` adjudicates a step; nothing here adjudicates.
 """
 
@@ -104,15 +106,18 @@ class SpotNames:
         return f"{timeline_name(timeline)}-{self.map.location_name(plain)}@{turn}"
 
 
-def turn_phase(turn: int) -> Phase:
-    """The movement phase of a turn: 0 is Spring 1901, 1 Fall 1901, 2 Spring 1902."""
-    return Phase(1901 + turn // 2, Season.FALL if turn % 2 else Season.SPRING, PhaseKind.MOVEMENT)
+def turn_phase(turn: int, board: Board) -> Phase:
+    """The movement phase of a turn on a map: 0 is Spring of its first year (Spring 1901 on
+    the standard map, Spring 1 on ancmed), 1 the Fall of that year, 2 the next Spring."""
+    season = Season.FALL if turn % 2 else Season.SPRING
+    return Phase(board.start_year + turn // 2, season, PhaseKind.MOVEMENT)
 
 
-def board_turn(phase: Phase) -> int:
-    """The turn of the board a phase belongs to: a movement phase is its own turn; a retreat
-    or winter adjustment is owed by the board of the next turn."""
-    turn = 2 * (phase.year - 1901) + (phase.season is not Season.SPRING)
+def board_turn(phase: Phase, board: Board) -> int:
+    """The turn of the board a phase belongs to on a map (the inverse of `turn_phase`): a
+    movement phase is its own turn; a retreat or winter adjustment is owed by the board of
+    the next turn."""
+    turn = 2 * (phase.year - board.start_year) + (phase.season is not Season.SPRING)
     return turn if phase.kind is PhaseKind.MOVEMENT else turn + 1
 
 
@@ -162,9 +167,11 @@ class Multiverse:
 
     @classmethod
     def start(cls, position: Position) -> Multiverse:
-        """A single timeline 'a' whose only board holds the given position."""
+        """A single timeline 'a' whose only board holds the given position (on any map:
+        the turn counts from the Spring of the map's first year)."""
         expect_type("position", position, Position, "a Position")
-        return cls((MBoard(0, board_turn(position.phase), position),), ((0, None),))
+        turn = board_turn(position.phase, position.map)
+        return cls((MBoard(0, turn, position),), ((0, None),))
 
     def board(self, key: BoardKey) -> MBoard | None:
         return next((b for b in self.boards if b.key == key), None)

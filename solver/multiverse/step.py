@@ -19,7 +19,7 @@ for their retreats.
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import NamedTuple, cast
 
@@ -44,7 +44,7 @@ from ..values.orders import (
     Waive,
 )
 from ..values.outcomes import Illegal, Illegality, Outcome, Result
-from ..values.position import SPRING_1901, DislodgedUnit, PhaseKind, Position, Unit
+from ..values.position import DislodgedUnit, PhaseKind, Position, Unit, opening_phase
 from ..values.resolution import Resolution
 from ..values.rules import (
     DATC_2025,
@@ -276,7 +276,7 @@ def _settle_owed(
         waiting = []
         position = adjusted.after
     for i in waiting:
-        reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn))
+        reason = Illegal.because(Illegality.NOTHING_OWED, turn_phase(head.turn, head.position.map))
         outcomes[i] = Outcome(givens[i], Result.ILLEGAL, reason=reason)
     return head if position is head.position else replace(head, position=position)
 
@@ -331,7 +331,13 @@ def _movement(
             recorded_moves.update(record.decisions)
 
     ordered_now = {c.unit.province for c in turn.checked[: len(givens)] if c.unit}
-    per_board = _split_results(resolution, turn, ordered_now, boards)
+    # Under BOARD_DIFFERS a past board made again is compared with the next boards it has,
+    # which hold the units that arrived on it from other boards: so must it, those whose
+    # recorded moves succeeded and still do (read only if a past board is made again).
+    arrived: set[str] = set()
+    if past and rules.fork_when is ForkWhen.BOARD_DIFFERS:
+        arrived = {d[1] for d, v in recorded_moves.items() if v and d[0] == MOVE}
+    per_board = _split_results(resolution, turn, ordered_now, boards, past, arrived)
 
     def every_winter() -> bool:  # read only after a fall where no power adjusts
         return rules.winters is Winters.ALWAYS
@@ -511,8 +517,10 @@ def _joint_turn(
         if parts(d[1])[1] == key
     }
     # Each board's units were checked on its position: on the joint board they are not
-    # checked again (an empty position is, and derives the joint one).
-    joint_position = Position(SPRING_1901, board=st_board).derive(SPRING_1901, units)
+    # checked again (an empty position is, and derives the joint one).  Its phase is only
+    # a movement phase: each board keeps its own.
+    phase = opening_phase(base)
+    joint_position = Position(phase, board=st_board).derive(phase, units)
     judged = judge(joint_position, every, rules)
     turn = judged.turn
     # Orders of the context that act on a re-adjudicated board are adjudicated afresh.
@@ -573,12 +581,18 @@ def _split_results(
     turn: Turn,
     ordered_now: set[str],
     boards: Mapping[BoardKey, MBoard],
+    remade: Collection[BoardKey] = (),
+    arrived: Collection[str] = (),
 ) -> PerBoard:
     """Units after the movement, dislodged units and standoffs, by board, on the plain map
     (`boards`: the boards of the joint turn, whose units stand where they stay).
 
     A unit that went to another board by an order recorded earlier arrived there then, and
-    that arrival made the timeline it lives in: it is not carried into a new fork again."""
+    that arrival made the timeline it lives in: it is not carried into a new fork again
+    (`ForkWhen.OUTCOME_CHANGED`).  Under `ForkWhen.BOARD_DIFFERS` a past board is made
+    again to be compared with the next boards it has, which hold such units: of the units
+    whose recorded moves succeeded (`arrived`, their spots), those that still do are carried
+    into the past boards made again (`remade`)."""
     units: dict[BoardKey, list[Unit]] = {}
     values = resolution.values
     moved_in = {}
@@ -600,7 +614,8 @@ def _split_results(
             continue
         there = cast(Spot, place.province)
         key = there.board
-        if key != here.board and here not in ordered_now:
+        earlier = key in remade and here in arrived  # an arrival of its record, again
+        if key != here.board and here not in ordered_now and not earlier:
             continue
         where = Location(there.province, place.coast)
         units.setdefault(key, []).append(Unit(where, unit.type, unit.power))

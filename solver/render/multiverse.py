@@ -375,5 +375,7 @@ def multiverse_svg(
 def multiverse_game_svg(game: SavedMultiverse, prefix: str = "") -> str:
     """A saved multiverse game: every board with its recorded orders, and the orders
     submitted for the next step."""
-    heading = f"multiverse game (rules {game.rules.name})"
+    board = game.multiverse.map
+    on = "" if board.name == "standard" else f" on {board.name}"
+    heading = f"multiverse game{on} (rules {game.rules.name})"
     return multiverse_svg(game.multiverse, game.orders, heading, prefix)

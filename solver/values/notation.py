@@ -376,17 +376,17 @@ class _Parser:
         token = self.peek()
         if token is None or token.kind != "word":
             return None, None, None
-        try:
-            power = self.board.lookup_power(token.text)
-        except (UnknownNameError, AmbiguousNameError) as err:
+        found = self.power_name()
+        if found is None:
             following = self.peek(1)
             if following is not None and following.text == ":":
                 raise OrderSyntaxError(
                     f"expected a power before ':', found {token.text!r}", self.text, token.column
-                ) from err
+                )
             return None, None, None
+        power, end = found
         start = self.i
-        self.i += 1
+        self.i = end
         timeline = turn = None
         number, colon, second = self.peek(), self.peek(1), self.peek(2)
         if (
@@ -406,6 +406,29 @@ class _Parser:
             return power, None, None
         self.i = start
         return None, None, None
+
+    def power_name(self) -> tuple[str, int] | None:
+        """The power named by the longest run of words from here joined by attached hyphens
+        ('England', 'British-Columbia' on empire, 'Neutral-State'), and where it ends."""
+        found = None
+        j = self.i
+        while True:
+            try:
+                words = "".join(t.text for t in self.tokens[self.i : j + 1])
+                found = (self.board.lookup_power(words), j + 1)
+            except (UnknownNameError, AmbiguousNameError):
+                pass
+            hyphen, after = self.peek(j + 1 - self.i), self.peek(j + 2 - self.i)
+            if not (
+                hyphen is not None
+                and hyphen.text == "-"
+                and not hyphen.spaced
+                and after is not None
+                and after.kind == "word"
+                and not after.spaced
+            ):
+                return found
+            j += 2
 
     def order(self) -> Order:
         if self.at_end():

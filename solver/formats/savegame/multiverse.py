@@ -1,7 +1,8 @@
 """Saved multiverse games: a `SavedMultiverse` is the envelope of a standard game with
 "variant": "multiverse"; a document without "variant" is a standard game, so standard files
 are unchanged and the version stays 1 (a reader older than the variant refuses such a file:
-"variant" is an unknown field to it).
+"variant" is an unknown field to it).  A multiverse on another map than the standard one
+names it in "board", as a standard game does ("board": "ancmed").
 
     {"format": "dipsat-game", "version": 1, "variant": "multiverse", "rules": "2025",
      "boards": [{"timeline": 0, "turn": 0, "position": {...}, "created": null,
@@ -28,6 +29,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from topology import Board
+
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
@@ -45,7 +48,7 @@ from ...values.outcomes import (
     Reason,
     Result,
 )
-from ...values.position import DislodgedUnit
+from ...values.position import DislodgedUnit, Position
 from ...values.rules import RuleBook
 from ..mila import read_unit, unit_text
 from ..rulebooks import rule_book
@@ -58,10 +61,10 @@ from .envelope import (
     _position_json,
     _read_text,
     _Reader,
+    board_json,
     position_lines,
     rules_json,
 )
-from .standard import STANDARD_START
 
 if TYPE_CHECKING:  # solver.multiverse.step pulls in the solver; it is imported when needed
     from ...multiverse.state import MBoard, Multiverse, Pause, Record
@@ -95,8 +98,9 @@ class SavedMultiverse:
     def lines(self) -> list[str]:
         """The timelines and boards, each head's units and centres, and the orders."""
         mv = self.multiverse
+        on = "" if mv.map.name == "standard" else f" on {mv.map.name}"
         found = [
-            f"multiverse (rules {self.rules.name}): {len(mv.origins)} timeline(s), "
+            f"multiverse{on} (rules {self.rules.name}): {len(mv.origins)} timeline(s), "
             f"{len(mv.boards)} board(s)"
         ]
         for _, head in sorted(mv.heads().items()):
@@ -109,15 +113,15 @@ class SavedMultiverse:
 
 
 VARIANT_MULTIVERSE = "multiverse"
-_CODE = re.compile(r"^([a-z]{3})@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")
+_CODE = re.compile(r"^([a-z][a-z0-9]*)@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")  # the map's code first
 
 
-def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
-    """A multiverse game: one timeline, whose only board is the standard opening (the rule
-    book as for `new_game`)."""
+def new_multiverse(rules: str | RuleBook = "2025", board: Board | None = None) -> SavedMultiverse:
+    """A multiverse game: one timeline, whose only board is the opening of a map (standard
+    by default; the rule book as for `new_game`)."""
     from ...multiverse.state import Multiverse
 
-    return SavedMultiverse(rule_book(rules), Multiverse.start(STANDARD_START))
+    return SavedMultiverse(rule_book(rules), Multiverse.start(Position.opening(board)))
 
 
 def step_multiverse(game: SavedMultiverse) -> SavedMultiverse:
@@ -247,6 +251,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "variant": VARIANT_MULTIVERSE,
+        **board_json(mv.map),  # nothing for the standard map: its files are unchanged
         "rules": rules_json(game.rules),
         "boards": [_board_json(b) for b in mv.boards],
         "origins": [[t, None if src is None else list(src)] for t, src in mv.origins],
@@ -407,11 +412,9 @@ class _MultiverseReader(_Reader):
             raise self.fail(
                 "variant", f"expected {VARIANT_MULTIVERSE!r}, found {data.get('variant')!r}"
             )
-        self.only(
-            data,
-            ("format", "version", "variant", "rules", "boards", "origins", "orders", "pause"),
-            "",
-        )
+        known = ("format", "version", "variant", "board", "rules", "boards", "origins")
+        self.only(data, (*known, "orders", "pause"), "")
+        self.read_board(data)  # every board of the multiverse is on this map
         rules = self.rules(data)
         boards: dict[tuple[int, int], MBoard] = {}
         seen: dict[tuple[int, int], int] = {}
@@ -429,7 +432,7 @@ class _MultiverseReader(_Reader):
             if created is not None:
                 created = self.position(created, f"{here}.created", foreign=True)
             for field_name, pos in (("position", position), ("created", created)):
-                if pos is not None and board_turn(pos.phase) != key[1]:
+                if pos is not None and board_turn(pos.phase, self.board) != key[1]:
                     raise self.fail(
                         f"{here}.{field_name}.phase",
                         f"{pos.phase.code} is no phase of board {name} (turn {key[1]})",

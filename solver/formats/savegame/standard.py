@@ -133,7 +133,7 @@ def _won(position: Position) -> list[str]:
     return [f"{solo} has won: {owned} centres of {position.map.victory} needed"]
 
 
-STANDARD_START = Position.opening()  # a multiverse starts here, on its first board
+STANDARD_START = Position.opening()  # the opening of the standard map
 
 
 def new_game(rules: str | RuleBook = "2025", board: Board | None = None) -> SavedGame:
