@@ -159,7 +159,7 @@ class _Grid:
         self.board = board
         kinds: dict[str, Kind | None] = {}
         for loc in board.locations():
-            kinds[str(loc)] = None if loc.coast else board.provinces[loc.province].kind
+            kinds[str(loc)] = None if loc.coast else board.provinces[loc.code].kind
         self.kinds = kinds
         extents = [place_extent(key.partition("/")[0], kind) for key, kind in kinds.items()]
         self.extent: Box = (
@@ -176,7 +176,7 @@ class _Grid:
         self.coasts: dict[str, list[str]] = {}  # split province -> its coasts' places
         for loc in board.locations():
             if loc.coast:
-                self.coasts.setdefault(loc.province, []).append(str(loc))
+                self.coasts.setdefault(loc.code, []).append(str(loc))
         # the borders as drawn: army and fleet borders, and a coast to its province
         pairs: set[tuple[str, str]] = set()
         for a, b in itertools.chain(board.army_graph().edges, board.fleet_graph().edges):

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .names import AmbiguousNameError, UnknownNameError, normalize, prefix_matches
-from .places import BuildSites, Kind, Location, Power, Province, UnitType
+from .places import BuildSites, Key, Kind, Location, Power, Province, UnitType
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -122,12 +122,12 @@ class Board:
         fleet_nodes = [
             str(loc)
             for loc in locations
-            if by_code[loc.province].kind is not Kind.LAND
-            and (loc.coast is not None or not by_code[loc.province].coasts)
+            if by_code[loc.code].kind is not Kind.LAND
+            and (loc.coast is not None or not by_code[loc.code].coasts)
         ]
         fleet_pairs = tuple((str(a), str(b)) for a, b in fleet_edges)
         fleet = _adjacency(fleet_nodes, fleet_pairs)
-        merged_pairs = (*army_pairs, *((a.province, b.province) for a, b in fleet_edges))
+        merged_pairs = (*army_pairs, *((a.code, b.code) for a, b in fleet_edges))
         merged = _adjacency(by_code, merged_pairs)
 
         _set = object.__setattr__
@@ -171,10 +171,10 @@ class Board:
         reach: dict[tuple[str, str | None], dict[str, list[str | None]]] = {}
         for node in sorted(fleet):
             here = Location.parse(node)
-            towards = reach.setdefault((here.province, here.coast), {})
+            towards = reach.setdefault((here.code, here.coast), {})
             for other in sorted(fleet[node]):
                 there = Location.parse(other)
-                towards.setdefault(there.province, []).append(there.coast)
+                towards.setdefault(there.code, []).append(there.coast)
         _set(
             self,
             "_fleet_next",
@@ -198,12 +198,12 @@ class Board:
 
     # -- provinces and powers -------------------------------------------------
 
-    def province(self, code: str) -> Province:
+    def province(self, code: Key) -> Province:
         """The province with canonical code ``code`` (use :meth:`lookup` for names)."""
-        try:
-            return self.provinces[code]
-        except KeyError:
-            raise UnknownNameError(code) from None
+        found = self.provinces.get(code) if isinstance(code, str) else None
+        if found is None:
+            raise UnknownNameError(str(code))
+        return found
 
     def code_in(self, code_set: str, province: str) -> str:
         """A province's code in another engine's code set (``"godip"``): the map file's
@@ -316,18 +316,18 @@ class Board:
             found = self._graphs[name] = nx.freeze(graph)
         return found
 
-    def key(self, province: str, timeline: int | None, turn: int | None) -> str | None:
+    def key(self, province: str, timeline: int | None, turn: int | None) -> Key | None:
         """The province itself: a map has no boards of a multiverse (`topology.BoardView`)."""
         return province if timeline is None and turn is None else None
 
-    def neighbours(self, key: str) -> frozenset[str]:
+    def neighbours(self, key: Key) -> frozenset[str]:
         """The provinces sharing any border with ``key`` (coasts merged)."""
-        return self._neighbours[key]
+        return self._neighbours[self.province(key).code]
 
     def retreat_neighbours(self, location: Location, unit: UnitType) -> tuple[Location, ...]:
         """The places a unit of that type at ``location`` could move to by itself."""
         if unit is UnitType.ARMY:
-            return tuple(Location(p) for p in self._army[location.province])
+            return tuple(Location(p) for p in self._army[self.province(location.province).code])
         return tuple(Location.parse(k) for k in self._fleet[str(location)])
 
     def location_name(self, location: Location) -> str:
@@ -335,23 +335,26 @@ class Board:
         name = self.province(location.province).name
         return f"{name}({location.coast})" if location.coast else name
 
-    def army_adjacent(self, a: str, b: str) -> bool:
+    def army_adjacent(self, a: Key, b: Key) -> bool:
         """True if an army can move from province ``a`` to province ``b``."""
-        near = self._army_next.get(a)
+        near = self._army_next.get(a) if isinstance(a, str) else None
         return near is not None and b in near
 
     def fleet_adjacent(self, a: Location, b: Location) -> bool:
         """True if a fleet can move from location ``a`` to location ``b``."""
         return str(b) in self._fleet.get(str(a), ())
 
-    def fleet_coasts_towards(self, src: Location, dest_province: str) -> tuple[str | None, ...]:
+    def fleet_coasts_towards(self, src: Location, dest_province: Key) -> tuple[str | None, ...]:
         """Coasts of ``dest_province`` that a fleet at ``src`` can reach.
 
         ``("nc", "sc")`` from mao to spa, ``("sc",)`` from lyo to spa,
         ``(None,)`` for a reachable province without split coasts, ``()`` if none.
         """
-        self.province(dest_province)  # an unknown province is an error, as it was
-        return self._fleet_next.get((src.province, src.coast), {}).get(dest_province, ())
+        dest = self.province(dest_province).code  # an unknown province is an error
+        source = src.province
+        if not isinstance(source, str):
+            return ()
+        return self._fleet_next.get((source, src.coast), {}).get(dest, ())
 
     def distances_to(self, sources: Iterable[str]) -> dict[str, int]:
         """Steps from each province to the nearest of ``sources`` on the province graph.

@@ -397,7 +397,7 @@ class _Builder:
                     listed.add((here, there))
         for a, b in sorted(listed):
             if (b, a) not in listed:
-                t = tables[b.province]
+                t = tables[b.code]
                 raise self.fail(
                     f"province {b.province!r}",
                     f"asymmetric fleet border: {str(a)!r} lists {str(b)!r} "
@@ -476,7 +476,7 @@ class _Builder:
                 raise self.fail(where, '`start` must be a list of units such as "A par"', "start")
             start = tuple(self.start_unit(where, tables, text) for text in t.get("start", []))
             for _, location in start:
-                other = standing.setdefault(location.province, name)
+                other = standing.setdefault(location.code, name)
                 if other != name or sum(x.province == location.province for _, x in start) > 1:
                     raise self.fail(where, f"two units start in {location.province!r}", "start")
             powers.append(Power(name, adjective, tuple(aliases), tuple(sorted(home)), start))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import NamedTuple, TypeAlias
 
 COASTS: tuple[str, ...] = ("nc", "sc", "ec", "wc")
 """Coast codes a split province may have: north, south, east and west coast."""
@@ -35,6 +36,38 @@ class BuildSites(enum.Enum):
     ANYWHERE = "anywhere"
 
 
+class Spot(NamedTuple):
+    """A province on one board of a multiverse: the map's province, the timeline, the turn.
+
+    The joint board of a multiverse step names its provinces by spots, as a map names them
+    by code: the judge takes either as a `Key`.  ``str()`` writes ``"mun@1:0"``, the text
+    saved games keep; nothing reads a spot back from it but a file's reader."""
+
+    province: str
+    timeline: int
+    turn: int
+
+    @property
+    def board(self) -> tuple[int, int]:
+        """(timeline, turn): the board the province is on."""
+        return (self.timeline, self.turn)
+
+    def __str__(self) -> str:
+        return f"{self.province}@{self.timeline}:{self.turn}"
+
+
+Key: TypeAlias = str | Spot
+"""What names a province to the adjudicator: a map's code (``"mun"``), or a province on one
+board of a multiverse (a `Spot`)."""
+
+
+def code(key: Key) -> str:
+    """A key as the map's code it is (a province of a map, not of a multiverse's board)."""
+    if not isinstance(key, str):
+        raise TypeError(f"{key} is a province of a multiverse's board, not a map's")
+    return key
+
+
 @dataclass(frozen=True, slots=True, order=False)
 class Location:
     """A place a unit can stand: a province, or one coast of a split province.
@@ -43,7 +76,7 @@ class Location:
     reads it back. Locations sort by province code, the bare province first.
     """
 
-    province: str
+    province: Key
     coast: str | None = None
 
     def __post_init__(self) -> None:
@@ -51,7 +84,12 @@ class Location:
             raise ValueError(f"unknown coast {self.coast!r}; expected one of {COASTS}")
 
     def __str__(self) -> str:
-        return self.province if self.coast is None else f"{self.province}/{self.coast}"
+        return f"{self.province}" if self.coast is None else f"{self.province}/{self.coast}"
+
+    @property
+    def code(self) -> str:
+        """The province's code on its map (a place of a map, not of a multiverse's board)."""
+        return code(self.province)
 
     @classmethod
     def parse(cls, key: str) -> Location:
@@ -59,7 +97,7 @@ class Location:
         province, _, coast = key.partition("/")
         return cls(province, coast or None)
 
-    def _key(self) -> tuple[str, str]:
+    def _key(self) -> tuple[Key, str]:
         return (self.province, self.coast or "")
 
     def __lt__(self, other: object) -> bool:

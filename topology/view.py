@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Protocol
 
-from .places import Location, Province, UnitType
+from .places import Key, Location, Province, UnitType
 
 
 class BoardView(Protocol):
@@ -24,24 +24,24 @@ class BoardView(Protocol):
     @property
     def powers(self) -> tuple[str, ...]: ...
 
-    def province(self, key: str) -> Province:
+    def province(self, key: Key) -> Province:
         """The province of a key: its terrain, coasts, centre and name."""
         ...
 
-    def key(self, province: str, timeline: int | None, turn: int | None) -> str | None:
+    def key(self, province: str, timeline: int | None, turn: int | None) -> Key | None:
         """The key of a province of the map on a board of the multiverse (a map without
         boards knows only ``timeline = turn = None``), or None if there is no such place."""
         ...
 
-    def army_adjacent(self, a: str, b: str) -> bool:
+    def army_adjacent(self, a: Key, b: Key) -> bool:
         """Can an army move from ``a`` to ``b`` by itself?"""
         ...
 
-    def fleet_coasts_towards(self, src: Location, dest: str) -> tuple[str | None, ...]:
+    def fleet_coasts_towards(self, src: Location, dest: Key) -> tuple[str | None, ...]:
         """The coasts of ``dest`` a fleet at ``src`` reaches (``(None,)``: the province)."""
         ...
 
-    def neighbours(self, key: str) -> Collection[str]:
+    def neighbours(self, key: Key) -> Collection[Key]:
         """The provinces sharing any border with ``key`` (coasts merged): the links of a
         chain of convoying fleets."""
         ...

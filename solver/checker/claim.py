@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
-from topology import Location
+from topology import Key, Location
 
 from ..values.decisions import Decision
 from ..values.orders import Given
@@ -32,7 +32,7 @@ class Retreat(Protocol):
     def unit(self) -> Unit: ...
 
     @property
-    def attacker_from(self) -> str: ...
+    def attacker_from(self) -> Key: ...
 
     @property
     def by_convoy(self) -> bool: ...
@@ -73,7 +73,7 @@ class Claim(Protocol):
     def dislodged(self) -> Sequence[Retreat]: ...
 
     @property
-    def standoffs(self) -> Collection[str]: ...  # provinces left empty by a standoff
+    def standoffs(self) -> Collection[Key]: ...  # provinces left empty by a standoff
 
     @property
     def after(self) -> Position: ...  # the next position: the units standing after the turn

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from topology import Key
+
 from ..values.decisions import DISLODGED, MOVE, PATH, SEA, Decision, DecisionKind
 from .turn import Turn
 
@@ -16,26 +18,26 @@ class Decided:
         self.turn = turn
         self.values = values
 
-    def __call__(self, kind: DecisionKind, province: str) -> bool:
+    def __call__(self, kind: DecisionKind, province: Key) -> bool:
         return self.values.get((kind, province), False)
 
-    def path(self, mover: str) -> bool:
+    def path(self, mover: Key) -> bool:
         """PATH: a convoyed move's decision; over land, its path unless 6.B.11."""
         if self.turn.convoyed(mover):
             return self(PATH, mover)
         return self.turn.moves[mover].reachable
 
-    def by_sea(self, mover: str) -> bool:
+    def by_sea(self, mover: Key) -> bool:
         """1971: a swap goes by sea when its convoy works (its SEA decision)."""
         return self.turn.fallback(mover) and self(SEA, mover)
 
-    def succeeds(self, province: str) -> bool:
+    def succeeds(self, province: Key) -> bool:
         return province in self.turn.moves and self(MOVE, province)
 
-    def dislodged(self, province: str) -> bool:
+    def dislodged(self, province: Key) -> bool:
         return self(DISLODGED, province)
 
-    def head_to_head(self, mover: str) -> str | None:
+    def head_to_head(self, mover: Key) -> Key | None:
         """The move it battles head to head, unless one of the two goes by sea (1971)."""
         other = self.turn.opposing(mover)
         if other is None or self.by_sea(mover) or self.by_sea(other):

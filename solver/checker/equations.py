@@ -13,7 +13,7 @@ history is exempt.
 
 from __future__ import annotations
 
-from topology import UnitType
+from topology import Key, UnitType
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision, DecisionKind
 from ..values.orders import Move, SupportMove
@@ -54,7 +54,7 @@ class Strengths:
         self.turn = turn
         self.decided = decided
 
-    def given(self, supporters: list[str], not_power: str | None = None) -> int:
+    def given(self, supporters: list[Key], not_power: str | None = None) -> int:
         """How many of these supports are given (not counting one power's)."""
         units = self.turn.units
         return sum(
@@ -63,7 +63,7 @@ class Strengths:
             if self.decided(SUPPORT, s) and (not_power is None or units[s].power != not_power)
         )
 
-    def hold(self, province: str) -> int:
+    def hold(self, province: Key) -> int:
         """HOLD STRENGTH of a province: 0 if empty or left, 1 for a unit whose move fails,
         else 1 plus its given hold supports."""
         turn = self.turn
@@ -74,7 +74,7 @@ class Strengths:
             return 0 if self.decided.succeeds(province) else 1
         return 1 + self.given(turn.hold_supporters(province))
 
-    def attack(self, mover: str) -> int:
+    def attack(self, mover: Key) -> int:
         """ATTACK STRENGTH: 0 without a path; into an empty province, or one whose unit
         leaves (its move succeeds, not head to head with this one), 1 plus every given
         support; else 0 against a unit of the mover's own power, and otherwise 1 plus the
@@ -91,11 +91,11 @@ class Strengths:
             return 0
         return 1 + self.given(supporters, turn.units[q].power)
 
-    def defend(self, mover: str) -> int:
+    def defend(self, mover: Key) -> int:
         """DEFEND STRENGTH of a move in a head-to-head battle."""
         return 1 + self.given(self.turn.move_supporters(mover))
 
-    def prevent(self, mover: str) -> int:
+    def prevent(self, mover: Key) -> int:
         """PREVENT STRENGTH: nothing without a path, after losing a head-to-head battle, or
         (4.A.7, `never`) once dislodged by the unit from its destination."""
         turn, decided = self.turn, self.decided
@@ -110,7 +110,7 @@ class Strengths:
             return 0
         return 1 + self.given(turn.move_supporters(mover))
 
-    def cut_by(self, mover: str, supporter: str) -> bool:
+    def cut_by(self, mover: Key, supporter: Key) -> bool:
         """Does this attack (with a path) cut the support?  Not by the supporter's own
         power, nor from where the support is aimed, nor when the edition's clause shields
         the support (4.A.2)."""
@@ -121,7 +121,7 @@ class Strengths:
             return False
         return not self.shielded(mover, supporter)
 
-    def shielded(self, mover: str, supporter: str) -> bool:
+    def shielded(self, mover: Key, supporter: Key) -> bool:
         """4.A.2: the edition's paradox clause keeps the convoyed army from cutting the
         support, or from dislodging its way through it."""
         turn = self.turn
@@ -141,7 +141,7 @@ class Strengths:
             return into in turn.necessary_fleets(mover)
         return False
 
-    def convoy_chain(self, mover: str) -> bool:
+    def convoy_chain(self, mover: Key) -> bool:
         """PATH (and SEA): a route all of whose convoys are available (4.A.1: in 1971,
         every fleet on every route must be)."""
         turn = self.turn
@@ -170,7 +170,7 @@ class Equations:
         self.board_problems()
         return self.found
 
-    def verify(self, kind: DecisionKind, province: str, expected: bool, detail: str) -> None:
+    def verify(self, kind: DecisionKind, province: Key, expected: bool, detail: str) -> None:
         """The claimed value of a decision is what its equation gives, unless a backup rule
         overrules the equation (`solver.checker.backup` checks the rule) or it is kept
         from history."""

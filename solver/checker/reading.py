@@ -19,7 +19,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from topology import BoardView, Kind, Location, UnitType
+from topology import BoardView, Key, Kind, Location, UnitType
 
 from ..values.orders import (
     MOVEMENT_ORDERS,
@@ -62,10 +62,10 @@ class Reading:
     unit: Unit | None  # the unit standing where the order names its unit
     verdict: Verdict = Verdict.ACTIVE
     why: str = ""  # the rule that makes it illegal or invalid (or fail, 6.B.11)
-    dest: str | None = None  # board key: where a move, supported move or convoy goes
+    dest: Key | None = None  # board key: where a move, supported move or convoy goes
     coast: str | None = None  # a move's coast of arrival; a support's: where the move would
     # arrive when its way settles the coast (4.B.3 may ignore the coast named), else as named
-    target: str | None = None  # board key: the supported or convoyed unit's province
+    target: Key | None = None  # board key: the supported or convoyed unit's province
     by_convoy: bool = False  # 4.A.3: the move goes by convoy, not over land
     reachable: bool = True  # 6.B.11: False when possible only from the coast it names
     fallback: bool = False  # 4.A.3 (1971): a swap by convoy if the convoy works, else by land
@@ -84,7 +84,7 @@ class Orders:
     """The orders of a turn as the checker reads them."""
 
     readings: tuple[Reading, ...]  # one per submitted order, in submission order
-    in_force: Mapping[str, Reading]  # unit's province -> its order in force (absent: holds)
+    in_force: Mapping[Key, Reading]  # unit's province -> its order in force (absent: holds)
 
 
 def read_orders(position: Position, orders: Sequence[Given], rules: RuleBook) -> Orders:
@@ -137,7 +137,7 @@ class _Reader:
         self.seas = Seas(self.board)
         self.fleets = fleets_at_sea(position)
 
-    def key(self, place: Place) -> str | None:
+    def key(self, place: Place) -> Key | None:
         return self.board.key(place.province, place.timeline, place.turn)
 
     def unit_at(self, place: Place) -> Unit | None:
@@ -173,7 +173,7 @@ class _Reader:
 
     # -- the way to a province ----------------------------------------------------------------
     def way(
-        self, kind: UnitType, at: Location, dest: str, coast: str | None, fleets: frozenset[str]
+        self, kind: UnitType, at: Location, dest: Key, coast: str | None, fleets: frozenset[Key]
     ) -> Way | Bar:
         """How a unit of this kind at `at` can go to `dest` with `coast` named, or why not
         (an army by any chain of `fleets`)."""
@@ -189,7 +189,7 @@ class _Reader:
         return self.fleet_way(at, dest, coast)
 
     def army_way(
-        self, origin: str, dest: str, coast: str | None, fleets: frozenset[str]
+        self, origin: Key, dest: Key, coast: str | None, fleets: frozenset[Key]
     ) -> Way | Bar:
         if self.board.province(dest).kind is Kind.SEA:
             return Bar.ARMY_AT_SEA
@@ -201,7 +201,7 @@ class _Reader:
             return Way(None, convoy_only=True)
         return Bar.NO_WAY
 
-    def fleet_way(self, at: Location, dest: str, coast: str | None) -> Way | Bar:
+    def fleet_way(self, at: Location, dest: Key, coast: str | None) -> Way | Bar:
         province = self.board.province(dest)
         if province.kind is Kind.LAND:
             return Bar.FLEET_INLAND
@@ -220,7 +220,7 @@ class _Reader:
             return Way(only)
         return Bar.COAST_UNNAMED
 
-    def reaches(self, unit: Unit, province: str) -> bool:
+    def reaches(self, unit: Unit, province: Key) -> bool:
         """Could the unit move to the province by itself (any coast)?  What a supporter
         must be able to do (4.E.1)."""
         if unit.type is UnitType.ARMY:
@@ -257,7 +257,7 @@ class _Reader:
             reading, dest=dest, coast=way.coast, by_convoy=way.convoy_only or via, land=adjacent
         )
 
-    def other_coast_way(self, order: Move, unit: Unit, dest: str) -> Way | None:
+    def other_coast_way(self, order: Move, unit: Unit, dest: Key) -> Way | None:
         """6.B.11: the way of a fleet from the coast its order names, when it stands on
         another (4.E.1 read restrictively: such a move is not illegal, it fails)."""
         written = order.unit.place.coast
@@ -334,11 +334,11 @@ class _Reader:
 
 
 # -- 2. the order in force (DATC 4.D.3) -------------------------------------------------------
-def orders_in_force(readings: list[Reading], rules: RuleBook) -> dict[str, Reading]:
+def orders_in_force(readings: list[Reading], rules: RuleBook) -> dict[Key, Reading]:
     """Each ordered unit's order in force: its first legal order (4.D.3; its last under
     `several_orders = last`); the others become illegal, and so does the first under
     `several_orders = none` (the unit holds)."""
-    legal: dict[str, list[Reading]] = {}
+    legal: dict[Key, list[Reading]] = {}
     for reading in readings:
         if reading.verdict is not Verdict.ILLEGAL and reading.unit is not None:
             legal.setdefault(reading.unit.province, []).append(reading)
@@ -357,7 +357,7 @@ def orders_in_force(readings: list[Reading], rules: RuleBook) -> dict[str, Readi
 
 
 # -- 3. by convoy or over land (DATC 4.A.3) ---------------------------------------------------
-def convoying_fleets(in_force: Mapping[str, Reading], army: str, dest: str) -> list[Reading]:
+def convoying_fleets(in_force: Mapping[Key, Reading], army: Key, dest: Key) -> list[Reading]:
     """The convoy orders in force for an army's move to a destination."""
     return [
         r
@@ -369,7 +369,7 @@ def convoying_fleets(in_force: Mapping[str, Reading], army: str, dest: str) -> l
 
 
 def convoy_policy(
-    reading: Reading, in_force: Mapping[str, Reading], rules: RuleBook, seas: Seas
+    reading: Reading, in_force: Mapping[Key, Reading], rules: RuleBook, seas: Seas
 ) -> Reading:
     """4.A.3: an army ordered to an adjacent province that a fleet convoys goes by convoy
     when the fleet is its own power's (2025; with `intent_fallback`, over land if that
@@ -410,7 +410,7 @@ def convoy_policy(
     return reading
 
 
-def swaps(reading: Reading, in_force: Mapping[str, Reading]) -> bool:
+def swaps(reading: Reading, in_force: Mapping[Key, Reading]) -> bool:
     """Does the unit at the move's destination move to where this move comes from?"""
     other = in_force.get(reading.dest) if reading.dest is not None else None
     here = reading.unit.province if reading.unit is not None else None
@@ -418,7 +418,7 @@ def swaps(reading: Reading, in_force: Mapping[str, Reading]) -> bool:
 
 
 # -- 4. does each order fit the orders it names? (DATC 4.E.1) ---------------------------------
-def misfit(reading: Reading, in_force: Mapping[str, Reading], seas: Seas) -> str | None:
+def misfit(reading: Reading, in_force: Mapping[Key, Reading], seas: Seas) -> str | None:
     """Why an order in force is invalid, or None when it fits."""
     order = reading.order
     partner = in_force.get(reading.target) if reading.target is not None else None
@@ -439,7 +439,7 @@ def misfit(reading: Reading, in_force: Mapping[str, Reading], seas: Seas) -> str
     return None
 
 
-def moves_to(reading: Reading | None, dest: str | None, coast: str | None = None) -> bool:
+def moves_to(reading: Reading | None, dest: Key | None, coast: str | None = None) -> bool:
     """Is this order in force a move to `dest` (arriving on `coast`, when both name one)?"""
     if reading is None or not isinstance(reading.order, Move) or reading.dest != dest:
         return False

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from topology import BoardView, Kind, UnitType
+from topology import BoardView, Key, Kind, UnitType
 
 from ..values.position import Position
 
-Route = tuple[str, ...]
+Route = tuple[Key, ...]
 """The seas of a route, from the army's province to its destination."""
 
 
-def fleets_at_sea(position: Position) -> frozenset[str]:
+def fleets_at_sea(position: Position) -> frozenset[Key]:
     """Where the position's fleets stand in sea provinces: every fleet that could convoy."""
     board = position.board
     return frozenset(
@@ -35,17 +35,17 @@ class Seas:
     """Convoy routes on one board, each search done once."""
 
     board: BoardView
-    _routes: dict[tuple[str, str, frozenset[str]], tuple[Route, ...]] = field(default_factory=dict)
+    _routes: dict[tuple[Key, Key, frozenset[Key]], tuple[Route, ...]] = field(default_factory=dict)
 
-    def beside(self, province: str, fleets: Iterable[str]) -> set[str]:
+    def beside(self, province: Key, fleets: Iterable[Key]) -> set[Key]:
         """The fleets at sea bordering a province."""
         near = self.board.neighbours(province)
         return {f for f in fleets if f in near}
 
-    def coastal(self, province: str) -> bool:
+    def coastal(self, province: Key) -> bool:
         return self.board.province(province).kind is Kind.COAST
 
-    def chain_exists(self, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+    def chain_exists(self, origin: Key, dest: Key, fleets: frozenset[Key]) -> bool:
         """Can an army at `origin` reach `dest` by a chain of these fleets?  (A search of
         the fleets reachable from the origin, fleet to bordering fleet.)"""
         if not (self.coastal(origin) and self.coastal(dest)):
@@ -63,7 +63,7 @@ class Seas:
                     frontier.append(nxt)
         return False
 
-    def routes(self, origin: str, dest: str, fleets: frozenset[str]) -> tuple[Route, ...]:
+    def routes(self, origin: Key, dest: Key, fleets: frozenset[Key]) -> tuple[Route, ...]:
         """Every route from `origin` to `dest` among these fleets, in a fixed order."""
         key = (origin, dest, fleets)
         if key not in self._routes:
@@ -74,7 +74,7 @@ class Seas:
         return self._routes[key]
 
     def _extend(
-        self, origin: str, dest: str, fleets: frozenset[str], route: Route, barred: frozenset[str]
+        self, origin: Key, dest: Key, fleets: frozenset[Key], route: Route, barred: frozenset[Key]
     ) -> Iterator[Route]:
         """The routes that continue `route`; `barred` are the seas a further fleet may not
         be (those bordering the origin or a fleet before the last: they would shortcut)."""

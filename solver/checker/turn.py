@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from topology import BoardView
+from topology import BoardView, Key
 
 from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Decision
 from ..values.orders import Convoy, Given, Move, SupportHold, SupportMove
@@ -28,7 +28,7 @@ class Turn:
 
     board: BoardView
     rules: RuleBook
-    units: Mapping[str, Unit]  # province -> the unit standing there
+    units: Mapping[Key, Unit]  # province -> the unit standing there
     orders: Orders
 
     @classmethod
@@ -38,44 +38,44 @@ class Turn:
 
     # -- the orders in force ------------------------------------------------------------------
     @property
-    def in_force(self) -> Mapping[str, Reading]:
+    def in_force(self) -> Mapping[Key, Reading]:
         return self.orders.in_force
 
     @cached_property
-    def active(self) -> dict[str, Reading]:
+    def active(self) -> dict[Key, Reading]:
         return {p: r for p, r in self.in_force.items() if r.verdict is Verdict.ACTIVE}
 
     @cached_property
-    def moves(self) -> dict[str, Reading]:
+    def moves(self) -> dict[Key, Reading]:
         return {p: r for p, r in self.active.items() if isinstance(r.order, Move)}
 
     @cached_property
-    def supports(self) -> dict[str, Reading]:
+    def supports(self) -> dict[Key, Reading]:
         kinds = SupportHold | SupportMove
         return {p: r for p, r in self.active.items() if isinstance(r.order, kinds)}
 
     @cached_property
-    def convoys(self) -> dict[str, Reading]:
+    def convoys(self) -> dict[Key, Reading]:
         return {p: r for p, r in self.active.items() if isinstance(r.order, Convoy)}
 
-    def dest(self, mover: str) -> str:
+    def dest(self, mover: Key) -> Key:
         """Where an active move goes."""
         dest = self.moves[mover].dest
         assert dest is not None
         return dest
 
     @cached_property
-    def _entering(self) -> dict[str, list[str]]:
-        found: dict[str, list[str]] = {}
+    def _entering(self) -> dict[Key, list[Key]]:
+        found: dict[Key, list[Key]] = {}
         for p in sorted(self.moves):
             found.setdefault(self.dest(p), []).append(p)
         return found
 
-    def into(self, province: str) -> list[str]:
+    def into(self, province: Key) -> list[Key]:
         """The active moves into a province (by the movers' provinces, sorted)."""
         return self._entering.get(province, [])
 
-    def move_supporters(self, mover: str) -> list[str]:
+    def move_supporters(self, mover: Key) -> list[Key]:
         """The active supports of a move."""
         return sorted(
             s
@@ -83,7 +83,7 @@ class Turn:
             if isinstance(r.order, SupportMove) and r.target == mover
         )
 
-    def hold_supporters(self, unit: str) -> list[str]:
+    def hold_supporters(self, unit: Key) -> list[Key]:
         """The active supports for a unit to hold."""
         return sorted(
             s
@@ -91,7 +91,7 @@ class Turn:
             if isinstance(r.order, SupportHold) and r.target == unit
         )
 
-    def aim(self, supporter: str) -> str:
+    def aim(self, supporter: Key) -> Key:
         """The province a support is aimed at: the supported move's destination, or the
         supported unit's province."""
         support = self.supports[supporter]
@@ -100,11 +100,11 @@ class Turn:
         return aim
 
     # -- convoys ------------------------------------------------------------------------------
-    def convoyed(self, mover: str) -> bool:
+    def convoyed(self, mover: Key) -> bool:
         """Does the move go by convoy (its PATH a decision)?"""
         return self.moves[mover].by_convoy
 
-    def convoyers(self, mover: str) -> frozenset[str]:
+    def convoyers(self, mover: Key) -> frozenset[Key]:
         """The fleets with an active convoy order for the move."""
         return frozenset(
             f for f, c in self.convoys.items() if (c.target, c.dest) == (mover, self.dest(mover))
@@ -115,7 +115,7 @@ class Turn:
         """The board's convoy routes, each searched once."""
         return Seas(self.board)
 
-    def routes(self, mover: str) -> tuple[Route, ...]:
+    def routes(self, mover: Key) -> tuple[Route, ...]:
         """The routes of the fleets convoying a move that may go by convoy (none for a move
         over land)."""
         move = self.moves[mover]
@@ -123,21 +123,21 @@ class Turn:
             return ()
         return self.seas.routes(mover, self.dest(mover), self.convoyers(mover))
 
-    def convoy_fleets(self, mover: str) -> set[str]:
+    def convoy_fleets(self, mover: Key) -> set[Key]:
         """The fleets on some route of a convoyed move."""
         return {f for route in self.routes(mover) for f in route}
 
-    def necessary_fleets(self, mover: str) -> set[str]:
+    def necessary_fleets(self, mover: Key) -> set[Key]:
         """The fleets on every route of a convoyed move."""
         routes = self.routes(mover)
         return set.intersection(*(set(r) for r in routes)) if routes else set()
 
-    def fallback(self, mover: str) -> bool:
+    def fallback(self, mover: Key) -> bool:
         """1971: a swap that goes by sea if its convoy works, else over land (its SEA a
         decision)."""
         return self.moves[mover].fallback and bool(self.routes(mover))
 
-    def origin(self, mover: str) -> str:
+    def origin(self, mover: Key) -> Key:
         """Where the attack comes from: 4.A.4 (Brannan) makes it the last fleet of a
         convoyed move, when all its routes end on one fleet."""
         if not (self.rules.brannan and self.convoyed(mover)):
@@ -146,7 +146,7 @@ class Turn:
         return lasts.pop() if len(lasts) == 1 else mover
 
     @cached_property
-    def _opposing(self) -> dict[str, str]:
+    def _opposing(self) -> dict[Key, Key]:
         found = {}
         for p in self.moves:
             for q in self.into(self.origin(p)):
@@ -157,7 +157,7 @@ class Turn:
                     found[p] = q
         return found
 
-    def opposing(self, mover: str) -> str | None:
+    def opposing(self, mover: Key) -> Key | None:
         """The move it would meet head to head: the move into where its attack comes
         from, whose attack comes from where it goes.  Neither goes by convoy, save under
         4.A.4 (Brannan), where a convoyed attack comes from its last fleet's sea and meets
@@ -165,7 +165,7 @@ class Turn:
         not by convoy): `Decided.head_to_head` drops the battle when its convoy works."""
         return self._opposing.get(mover)
 
-    def coming_back(self, mover: str) -> str | None:
+    def coming_back(self, mover: Key) -> Key | None:
         """4.A.7: the unit at the destination moving to the mover's province, any route."""
         q = self.dest(mover)
         return q if q in self.moves and self.dest(q) == mover else None
@@ -189,10 +189,10 @@ class Turn:
         found |= {(DISLODGED, p) for p in self.units if self.into(p)}
         return frozenset(found)
 
-    def name(self, key: str) -> str:
+    def name(self, key: Key) -> str:
         """A province of the turn by name ('Munich'); any other key as it is."""
         known = key in self.units or key in self._entering
-        return self.board.province(key).name if known else key
+        return self.board.province(key).name if known else str(key)
 
     def label(self, decision: Decision) -> str:
         """'move[A mun - tyr]': the decision named after the order in force (or the unit)."""

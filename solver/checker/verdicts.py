@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from topology import Location
 
@@ -33,7 +33,7 @@ def differences(
     claimed: AbstractSet[T],
     lacking: Callable[[T], str],
     extra: Callable[[T], str],
-    order: Callable[[T], tuple[str, ...]],
+    order: Callable[[T], tuple[Any, ...]],
 ) -> list[str]:
     """What the resolution lacks of what the checker expects, then what it claims beyond
     that, each named, each part in order."""

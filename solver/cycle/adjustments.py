@@ -153,7 +153,7 @@ def civil_disorder(
     far = {
         u: _fleet_distance(board, sources, u)
         if by_fleet_moves and u.type is UnitType.FLEET
-        else any_border.get(u.province, float("inf"))
+        else any_border.get(u.location.code, float("inf"))
         for u in units
     }
 
@@ -161,8 +161,8 @@ def civil_disorder(
         if rules.civil_disorder_ties is CivilDisorderTies.NAME:
             return board.province(unit.province).name
         if rules.civil_disorder_ties is CivilDisorderTies.CODE:
-            return unit.province
-        code = board.code_in("godip", unit.province)
+            return unit.location.code
+        code = board.code_in("godip", unit.location.code)
         coast = unit.location.coast if unit.type is UnitType.FLEET else None
         return f"{code}/{coast}" if coast else code
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from topology import Location, UnitType
+from topology import Key, Location, UnitType
 
 from ..errors import DipsatError
 from ..judge.retreat_options import retreating
@@ -35,7 +35,7 @@ def adjudicate_retreats(
     }
     crowded = Counter(t.province for t in targets.values())
     outcomes = []
-    moved: dict[str, Unit] = {}
+    moved: dict[Key, Unit] = {}
     for given, verdict in zip(orders, verdicts, strict=True):
         if verdict is not None:
             outcomes.append(Outcome(given, Result.ILLEGAL, reason=verdict))
@@ -71,13 +71,13 @@ def adjudicate_retreats(
 def _judge(
     position: Position,
     orders: Sequence[Given],
-    pending: Mapping[str, DislodgedUnit],
-    options: Mapping[str, tuple[Location, ...]],
-) -> tuple[list[Illegal | None], dict[str, Retreat | Disband]]:
+    pending: Mapping[Key, DislodgedUnit],
+    options: Mapping[Key, tuple[Location, ...]],
+) -> tuple[list[Illegal | None], dict[Key, Retreat | Disband]]:
     """Why each order is illegal (None: it is not), and each dislodged unit's order in
     force: the first legal one (DATC 4.D.3)."""
     board = position.map
-    chosen: dict[str, Retreat | Disband] = {}
+    chosen: dict[Key, Retreat | Disband] = {}
     verdicts: list[Illegal | None] = []
     for given in orders:
         order = given.order
@@ -106,8 +106,8 @@ def _judge(
 
 def _bounced(
     position: Position,
-    pending: Mapping[str, DislodgedUnit],
-    targets: Mapping[str, Location],
+    pending: Mapping[Key, DislodgedUnit],
+    targets: Mapping[Key, Location],
     province: str,
 ) -> Bounced:
     """The other units that retreat where the unit in `province` does (all of them fail)."""

@@ -22,8 +22,10 @@ from pathlib import Path
 from topology import (
     AmbiguousNameError,
     Board,
+    Key,
     Location,
     MapDataError,
+    Spot,
     UnitType,
     UnknownNameError,
     standard,
@@ -147,7 +149,7 @@ class After:
     forks: tuple[str, ...] | None = None  # 'c from b@0': the forks of the step, exactly
     revisited: tuple[str, ...] | None = None  # past boards adjudicated again, exactly
     options: tuple[tuple[Unit, tuple[Location, ...]], ...] = ()  # 'retreating ... to X, Y'
-    standoffs: tuple[str, ...] | None = None  # provinces of boards left empty by a standoff
+    standoffs: tuple[Spot, ...] | None = None  # provinces of boards left empty by a standoff
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +171,7 @@ class Case:
     after_forks: tuple[str, ...] | None = None
     after_revisited: tuple[str, ...] | None = None
     after_options: tuple[tuple[Unit, tuple[Location, ...]], ...] = ()
-    after_standoffs: tuple[str, ...] | None = None
+    after_standoffs: tuple[Spot, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
@@ -250,8 +252,8 @@ class _Draft:
     title: str
     line: int
     meta: dict[str, str] = field(default_factory=dict)
-    units: dict[str, tuple[Unit, int]] = field(default_factory=dict)
-    setup: set[str] = field(default_factory=set)  # provinces placed by set-up lines
+    units: dict[Key, tuple[Unit, int]] = field(default_factory=dict)
+    setup: set[Key] = field(default_factory=set)  # provinces placed by set-up lines
     centres: dict[str, tuple[str, int]] = field(default_factory=dict)  # owner and line
     blocks: list[tuple[PhaseKind, list[CaseOrder | Automatic]]] = field(default_factory=list)
     power: str | None = None
@@ -272,7 +274,7 @@ class _Draft:
     after_forks: tuple[str, ...] | None = None
     after_revisited: tuple[str, ...] | None = None
     after_options: list[tuple[Unit, tuple[Location, ...]]] = field(default_factory=list)
-    after_standoffs: tuple[str, ...] | None = None
+    after_standoffs: tuple[Spot, ...] | None = None
 
     @property
     def multiverse(self) -> bool:
@@ -292,7 +294,7 @@ class _World:
 
     boards: dict[tuple[int, int], int] = field(default_factory=dict)  # board -> line
     adjusting: set[tuple[int, int]] = field(default_factory=set)
-    units: dict[tuple[int, int], dict[str, tuple[Unit, int]]] = field(default_factory=dict)
+    units: dict[tuple[int, int], dict[Key, tuple[Unit, int]]] = field(default_factory=dict)
     retreating: list[tuple[tuple[int, int], Unit]] = field(default_factory=list)
     centres: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     no_centres: bool = False
@@ -732,7 +734,7 @@ class _Reader:
                 )
         draft.after_forks = tuple(sorted(" ".join(f.split()) for f in forks))
 
-    def board_place(self, number: int, line: str, text: str) -> str:
+    def board_place(self, number: int, line: str, text: str) -> Spot:
         """A province of a board, 'b-Tyrolia@1', as the joint board's key ('tyr@1:1')."""
         column = line.find(text) + 1
         match = re.fullmatch(r"([a-z]{1,2})-(.+)@(\d+)", text)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from topology import Board, Kind, Location, MapDataError, UnitType, standard, variant
+from topology import Board, Key, Kind, Location, MapDataError, UnitType, standard, variant
 from topology.files import TextFileError, parse_json, read_text
 
 from ..errors import DipsatError, OrderSyntaxError
@@ -94,7 +94,8 @@ def unit_text(unit: Unit) -> str:
 def place_text(place: Location | Place) -> str:
     """'PAR', 'STP/NC': a place as the game files write it (board coordinates left out)."""
     coast = f"/{place.coast.upper()}" if place.coast else ""
-    return f"{place.province.upper()}{coast}"
+    code = place.code if isinstance(place, Location) else place.province
+    return f"{code.upper()}{coast}"
 
 
 _UNIT_TEXT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
@@ -112,7 +113,7 @@ def position_json(position: Position) -> dict[str, Any]:
     dislodged: dict[str, dict[str, dict[str, Any]]] = {}
     for d in position.dislodged:
         dislodged.setdefault(d.unit.power.upper(), {})[unit_text(d.unit)] = {
-            "from": d.attacker_from.upper(),
+            "from": str(d.attacker_from).upper(),
             "by_convoy": d.by_convoy,
         }
     return {
@@ -203,7 +204,7 @@ class RecordedPhase:
         )
 
     def position(
-        self, dislodged: tuple[DislodgedUnit, ...] = (), standoffs: frozenset[str] = frozenset()
+        self, dislodged: tuple[DislodgedUnit, ...] = (), standoffs: frozenset[Key] = frozenset()
     ) -> Position:
         """The recorded state as a position; a retreat phase needs what the file does not
         keep (each attacker's origin, the standoff provinces) from the caller."""
@@ -400,7 +401,7 @@ class _Reader:
             for text in provinces:
                 where = f"state.centers.{key}"
                 location = self.location(text, None, where)
-                province = self.board.provinces[location.province]
+                province = self.board.provinces[location.code]
                 if location.coast or not province.is_centre:
                     raise self.fail(f"{where}: {text!r} is not a supply centre")
                 if province.code in owners:

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Self
 
-from topology import BoardView, Location
+from topology import BoardView, Key, Location
 
 from ..values.orders import Given, Order
 from ..values.outcomes import Illegal, Invalid
@@ -101,7 +101,7 @@ class CheckedSupport(Checked):
         status: Status,
         reason: Illegal | Invalid | None = None,
         *,
-        target: str,  # the supported unit's province (board key)
+        target: Key,  # the supported unit's province (board key)
         dest: Location | None = None,  # the supported move's destination, coast as it settles
     ) -> None:
         super().__init__(index, given, unit, status, reason)
@@ -122,7 +122,7 @@ class CheckedConvoy(Checked):
         status: Status,
         reason: Illegal | Invalid | None = None,
         *,
-        target: str,  # the army's province (board key)
+        target: Key,  # the army's province (board key)
         dest: Location,
     ) -> None:
         super().__init__(index, given, unit, status, reason)

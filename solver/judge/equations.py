@@ -195,7 +195,7 @@ class Equations(ABC):
             if not over_land:
                 return True
             return over_land[0]
-        names = "-".join(s.keys[x] for x in pair)
+        names = "-".join(str(s.keys[x]) for x in pair)
         return self.both(over_land[0], over_land[1], lambda: f"head to head[{names}]")
 
     def _define_path(self, m: int, target: Lit) -> None:
@@ -210,7 +210,7 @@ class Equations(ABC):
         for route in s.routes[m]:
             ok = self.all_of(
                 [self.lit(self.convoy0 + f) for f in route],
-                lambda: f"route[{' '.join(s.keys[f] for f in route)}]",  # noqa: B023 (at once)
+                lambda: f"route[{' '.join(str(s.keys[f]) for f in route)}]",  # noqa: B023 (at once)
             )
             if ok is True:
                 routes = [True]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from topology import BoardView, Kind, Location, UnitType
+from topology import BoardView, Key, Kind, Location, UnitType
 
 from ..values.orders import (
     MOVEMENT_ORDERS,
@@ -40,17 +40,17 @@ from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status
 from .routes import has_route, minimal_routes
 
 
-def key_of(board: BoardView, place: Place) -> str | None:
+def key_of(board: BoardView, place: Place) -> Key | None:
     """The board's key for the province a place denotes, or None if there is none."""
     return board.key(place.province, place.timeline, place.turn)
 
 
-_LOCATIONS: dict[tuple[str, str | None], Location] = {}
+_LOCATIONS: dict[tuple[Key, str | None], Location] = {}
 """Locations made once and kept (a location is an immutable value; making one checks its
 coast, which costs more than finding it here)."""
 
 
-def _location(province: str, coast: str | None = None) -> Location:
+def _location(province: Key, coast: str | None = None) -> Location:
     """The location of a province (and coast)."""
     found = _LOCATIONS.get((province, coast))
     if found is None:
@@ -60,11 +60,11 @@ def _location(province: str, coast: str | None = None) -> Location:
     return found
 
 
-def _name(board: BoardView, key: str) -> str:
+def _name(board: BoardView, key: Key) -> str:
     return board.province(key).name
 
 
-def _fleets(position: Position) -> frozenset[str]:
+def _fleets(position: Position) -> frozenset[Key]:
     """The provinces of the fleets at sea: the fleets that could convoy."""
     board = position.board
     return position.cached(
@@ -77,7 +77,7 @@ def _fleets(position: Position) -> frozenset[str]:
     )
 
 
-def _can_reach(board: BoardView, unit: Unit, province: str) -> bool:
+def _can_reach(board: BoardView, unit: Unit, province: Key) -> bool:
     """Whether the unit could move to the province by itself (no convoy), any coast."""
     if unit.type is UnitType.ARMY:
         return board.province(province).kind is not Kind.SEA and board.army_adjacent(
@@ -87,7 +87,7 @@ def _can_reach(board: BoardView, unit: Unit, province: str) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _coasts_towards(board: BoardView, location: Location, province: str) -> tuple[str | None, ...]:
+def _coasts_towards(board: BoardView, location: Location, province: Key) -> tuple[str | None, ...]:
     """`Board.fleet_coasts_towards`, kept: boards and locations are immutable values."""
     return board.fleet_coasts_towards(location, province)
 
@@ -96,9 +96,9 @@ def _move_problem(
     board: BoardView,
     position: Position,
     unit: Unit,
-    dest: str,
+    dest: Key,
     coast: str | None,
-    exclude: str | None = None,
+    exclude: Key | None = None,
     rules: RuleBook = DATC_2025,
 ) -> tuple[Illegal | None, Location | None, bool]:
     """Why a move by `unit` to dest is impossible (None if possible), its settled
@@ -164,7 +164,7 @@ class _Judge:
         self.key = position.board.key
         self.unit_in = position.unit_in
 
-    def find(self, place: Place) -> tuple[str | None, Unit | None]:
+    def find(self, place: Place) -> tuple[Key | None, Unit | None]:
         """The key of a place, and the unit standing there."""
         key = self.key(place.province, place.timeline, place.turn)
         return key, self.unit_in(key) if key is not None else None
@@ -210,7 +210,7 @@ class _Judge:
             return self.support(index, given, unit, order, dest)
         return self.convoy(index, given, unit, order, dest)
 
-    def move(self, index: int, given: Given, unit: Unit, order: Move, dest: str) -> Checked:
+    def move(self, index: int, given: Given, unit: Unit, order: Move, dest: Key) -> Checked:
         """A move: possible by land, by convoy, or (6.B.11) only from the written coast."""
         board, position, rules = self.board, self.position, self.rules
         if order.via_convoy and unit.type is UnitType.FLEET:
@@ -253,7 +253,7 @@ class _Judge:
         given: Given,
         unit: Unit,
         order: SupportHold | SupportMove,
-        dest: str | None,
+        dest: Key | None,
     ) -> Checked:
         """A support: of a unit there, into a province the supporter reaches, of a move
         that is possible (4.B.4 decides a support that leaves the coast open)."""
@@ -309,7 +309,7 @@ class _Judge:
             index, given, unit, Status.ACTIVE, target=target.province, dest=settled
         )
 
-    def convoy(self, index: int, given: Given, unit: Unit, order: Convoy, dest: str) -> Checked:
+    def convoy(self, index: int, given: Given, unit: Unit, order: Convoy, dest: Key) -> Checked:
         """A convoy: by a fleet at sea, of an army, on some minimal route (4.E.1)."""
         board, position = self.board, self.position
         names = given.names
@@ -334,16 +334,16 @@ class _Judge:
         )
 
 
-def _matches_move(checked: Checked | None, province: str, coast: str | None = None) -> bool:
+def _matches_move(checked: Checked | None, province: Key, coast: str | None = None) -> bool:
     """Is the order a move to the province (and, if given, the coast)?"""
     if not isinstance(checked, CheckedMove) or checked.dest.province != province:
         return False
     return coast is None or checked.dest.coast in (None, coast)
 
 
-def _convoy_index(orders: Mapping[str, Checked | None]) -> dict[tuple[str, str], list[Unit]]:
+def _convoy_index(orders: Mapping[Key, Checked | None]) -> dict[tuple[Key, Key], list[Unit]]:
     """Fleets with a legal convoy order, by (army's province, destination)."""
-    index: dict[tuple[str, str], list[Unit]] = {}
+    index: dict[tuple[Key, Key], list[Unit]] = {}
     for checked in orders.values():
         if isinstance(checked, CheckedConvoy) and checked.unit is not None:
             index.setdefault((checked.target, checked.dest.province), []).append(checked.unit)
@@ -371,11 +371,11 @@ def analyse(
 
 def _in_force(
     position: Position, judged: list[Checked], rules: RuleBook
-) -> dict[str, Checked | None]:
+) -> dict[Key, Checked | None]:
     """Each unit's order in force, by the unit's province: the first legal one (DATC
     4.D.3; the last under `several_orders = last`); the others become illegal in `judged`,
     and under `several_orders = none` the first too."""
-    in_force: dict[str, Checked | None] = {u.location.province: None for u in position.units}
+    in_force: dict[Key, Checked | None] = {u.location.province: None for u in position.units}
     several: list[Unit] = []
     ordered = [
         c.unit.location.province
@@ -409,8 +409,8 @@ def _in_force(
 
 def _by_convoy(
     board: BoardView,
-    in_force: dict[str, Checked | None],
-    convoys: Mapping[tuple[str, str], list[Unit]],
+    in_force: dict[Key, Checked | None],
+    convoys: Mapping[tuple[Key, Key], list[Unit]],
     rules: RuleBook,
 ) -> None:
     """DATC 4.A.3: an army moving to an adjacent province goes by convoy when its order says
@@ -454,8 +454,8 @@ def _by_convoy(
 
 def _validity(
     position: Position,
-    in_force: dict[str, Checked | None],
-    convoys: Mapping[tuple[str, str], list[Unit]],
+    in_force: dict[Key, Checked | None],
+    convoys: Mapping[tuple[Key, Key], list[Unit]],
 ) -> None:
     """Does each order fit the orders it refers to?  Those that do not become invalid."""
     for p, checked in list(in_force.items()):
@@ -466,15 +466,15 @@ def _validity(
             in_force[p] = checked.replaced(status=Status.INVALID, reason=reason)
 
 
-def _swaps(in_force: Mapping[str, Checked | None], province: str, checked: CheckedMove) -> bool:
+def _swaps(in_force: Mapping[Key, Checked | None], province: Key, checked: CheckedMove) -> bool:
     order = in_force.get(checked.dest.province)
     return isinstance(order, CheckedMove) and order.dest.province == province
 
 
 def _invalid_reason(
     position: Position,
-    in_force: Mapping[str, Checked | None],
-    convoys: Mapping[tuple[str, str], list[Unit]],
+    in_force: Mapping[Key, Checked | None],
+    convoys: Mapping[tuple[Key, Key], list[Unit]],
     unit: Unit,
     checked: Checked,
 ) -> Invalid | None:
@@ -507,7 +507,7 @@ def _written_dest(checked: Checked) -> Place:
     return order.dest
 
 
-def _at(position: Position, province: str) -> str:
+def _at(position: Position, province: Key) -> str:
     """The unit in a province, named."""
     unit = position.unit_in(province)
     assert unit is not None

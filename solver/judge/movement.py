@@ -21,6 +21,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from topology import Key
+
 from ..errors import DipsatError
 from ..values.calendar import after_movement
 from ..values.decisions import Decision
@@ -77,7 +79,7 @@ class Judgement:
         """Each submitted order as judged, in submission order."""
         return self.turn.checked
 
-    def order_in_force(self, province: str) -> Checked | None:
+    def order_in_force(self, province: Key) -> Checked | None:
         """The order in force of the unit in a province (None: it holds, or none stands
         there)."""
         unit = self.structure.number.get(province)
@@ -100,7 +102,7 @@ class Judgement:
         self,
         config: SolverConfig | None = None,
         recorded: Mapping[Decision, bool] | None = None,
-        group_of: Callable[[str], int] | None = None,
+        group_of: Callable[[Key], int] | None = None,
     ) -> Settled:
         """Every decision settled (`recorded`: decisions kept from history, which keep their
         values).  `group_of`: the group of each unit's province, when units of different
@@ -201,7 +203,7 @@ class Settled:
         return resolve(j.turn, j.structure, self.settlement, then)
 
 
-def _groups(s: Structure, group_of: Callable[[str], int]) -> list[tuple[int, ...]] | None:
+def _groups(s: Structure, group_of: Callable[[Key], int]) -> list[tuple[int, ...]] | None:
     """The decisions of each group of units holding some, in the order of the groups'
     numbers; None when there are fewer than two such groups."""
     found: dict[int, list[int]] = {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from topology import Key
+
 from ..values.decisions import Decision
 from ..values.orders import Hold
 from ..values.outcomes import (
@@ -36,7 +38,7 @@ from .structure import (
 )
 
 NextPosition = Callable[
-    [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[str]], Position
+    [Position, tuple[Unit, ...], tuple[DislodgedUnit, ...], frozenset[Key]], Position
 ]
 """What follows a movement phase: from the position before it, the units standing after it,
 the dislodged units and the standoff provinces (`solver.values.calendar.after_movement` for
@@ -47,7 +49,7 @@ def as_it_stands(
     before: Position,
     units: tuple[Unit, ...],
     dislodged: tuple[DislodgedUnit, ...],
-    standoffs: frozenset[str],
+    standoffs: frozenset[Key],
 ) -> Position:
     """The board right after the movement, its phase unchanged: what follows is the
     caller's business (a multiverse splits its joint board; the explorer needs nothing)."""
@@ -148,7 +150,7 @@ def dislodgers(s: Structure, decided: Decided) -> dict[int, int]:
 
 def standing(
     s: Structure, decided: Decided, dislodger: Mapping[int, int]
-) -> tuple[tuple[Unit, ...], set[str]]:
+) -> tuple[tuple[Unit, ...], set[Key]]:
     """The units left on the board after the movement, and the provinces they occupy."""
     units = []
     occupied = set()
@@ -165,7 +167,7 @@ def standing(
     return tuple(units), occupied
 
 
-def standoffs(s: Structure, decided: Decided, occupied: set[str]) -> frozenset[str]:
+def standoffs(s: Structure, decided: Decided, occupied: set[Key]) -> frozenset[Key]:
     """Provinces left empty although a unit with a path tried to enter and was not beaten in
     a head-to-head battle: no retreat may go there (DATC 4.A.6, 6.H.11)."""
     found = set()
@@ -191,7 +193,7 @@ def retreats(
     decided: Decided,
     dislodger: Mapping[int, int],
     units: tuple[Unit, ...],
-    empty: frozenset[str],
+    empty: frozenset[Key],
 ) -> tuple[Retreating, ...]:
     """Each dislodged unit with its attacker's origin and the places it may retreat to."""
     if not dislodger:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from topology import BoardView, Kind
+from topology import BoardView, Key, Kind
 
 
-def seas_touching(board: BoardView, province: str) -> frozenset[str]:
+def seas_touching(board: BoardView, province: Key) -> frozenset[Key]:
     """Sea provinces that border a province (any coast)."""
     return frozenset(n for n in board.neighbours(province) if board.province(n).kind is Kind.SEA)
 
 
 def minimal_routes(
-    board: BoardView, origin: str, dest: str, fleets: frozenset[str]
-) -> Iterator[tuple[str, ...]]:
+    board: BoardView, origin: Key, dest: Key, fleets: frozenset[Key]
+) -> Iterator[tuple[Key, ...]]:
     """Every inclusion-minimal chain of seas in `fleets` leading from origin to dest.
 
     A chain is minimal when no fleet can be left out, i.e. the path has no chord: no sea
@@ -29,7 +29,7 @@ def minimal_routes(
     if not start or not goal:
         return
 
-    def extend(path: list[str]) -> Iterator[tuple[str, ...]]:
+    def extend(path: list[Key]) -> Iterator[tuple[Key, ...]]:
         last = path[-1]
         if last in goal:
             yield tuple(path)
@@ -45,5 +45,5 @@ def minimal_routes(
         yield from extend([first])
 
 
-def has_route(board: BoardView, origin: str, dest: str, fleets: frozenset[str]) -> bool:
+def has_route(board: BoardView, origin: Key, dest: Key, fleets: frozenset[Key]) -> bool:
     return next(minimal_routes(board, origin, dest, fleets), None) is not None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from topology import BoardView
+from topology import BoardView, Key
 
 from ..values.decisions import (
     Decision,
@@ -62,17 +62,17 @@ class Structure:
 
     turn: Turn
     units: tuple[Unit, ...]  # unit number -> unit (the position's, sorted by province)
-    keys: tuple[str, ...]  # unit number -> its province
-    number: Mapping[str, int]  # province -> the number of the unit standing there
+    keys: tuple[Key, ...]  # unit number -> its province
+    number: Mapping[Key, int]  # province -> the number of the unit standing there
     order_of: tuple[Checked | None, ...]  # unit -> its order in force (None: holds)
-    places: tuple[str, ...]  # place -> its province: the units' own, then empty ones moved into
+    places: tuple[Key, ...]  # place -> its province: the units' own, then empty ones moved into
     moves: Mapping[int, CheckedMove]  # mover -> its active move
     into: Mapping[int, int]  # mover -> the place it moves to
     attackers: tuple[tuple[int, ...], ...]  # place -> the movers into it
     move_supports: Mapping[int, tuple[int, ...]]  # mover -> active supporters of its move
     hold_supports: Mapping[int, tuple[int, ...]]  # unit -> active hold supporters
     supports: Mapping[int, CheckedSupport]  # supporter -> its active support
-    aims: Mapping[int, str]  # supporter -> the province its support is aimed at
+    aims: Mapping[int, Key]  # supporter -> the province its support is aimed at
     convoys: Mapping[int, CheckedConvoy]  # fleet -> its active convoy
     routes: Mapping[int, Routes]  # convoyed mover -> its routes through active fleets
     opposing: Mapping[int, int]  # mover -> the mover it meets head to head
@@ -170,9 +170,9 @@ class Structure:
         number = {key: i for i, key in enumerate(keys)}
         order_of = tuple(c for _, c in turn.orders)
         moves: dict[int, CheckedMove] = {}
-        into_province: dict[int, str] = {}
+        into_province: dict[int, Key] = {}
         supports: dict[int, CheckedSupport] = {}
-        aims: dict[int, str] = {}
+        aims: dict[int, Key] = {}
         convoys: dict[int, CheckedConvoy] = {}
         move_supports: dict[int, list[int]] = {}
         hold_supports: dict[int, list[int]] = {}
@@ -245,15 +245,15 @@ def _frozen(table: Mapping[int, list[int]]) -> dict[int, tuple[int, ...]]:
 
 def convoy_routes(
     turn: Turn,
-    keys: Sequence[str],
-    number: Mapping[str, int],
+    keys: Sequence[Key],
+    number: Mapping[Key, int],
     moves: Mapping[int, CheckedMove],
     convoys: Mapping[int, CheckedConvoy],
 ) -> tuple[dict[int, Routes], frozenset[int]]:
     """The minimal routes of each convoyed move through the fleets ordered to convoy it,
     and the 1971 fallback moves that have one (by sea if the convoy works, else by land;
     one without a route is a plain move over land)."""
-    convoying: dict[tuple[str, str], set[str]] = {}
+    convoying: dict[tuple[Key, Key], set[Key]] = {}
     for f, cv in convoys.items():
         convoying.setdefault((cv.target, cv.dest.province), set()).add(keys[f])
     routes: dict[int, Routes] = {}

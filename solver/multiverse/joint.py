@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from topology import BoardView
+from topology import BoardView, Key, Spot
 
 from .spacetime import SpacetimeBoard
-from .state import BoardKey, Spot
+from .state import BoardKey
 
 
-def board_groups(board: BoardView) -> Callable[[str], int] | None:
+def board_groups(board: BoardView) -> Callable[[Key], int] | None:
     """The group of each province of a joint board (by its board), or None when the
     turn is one group."""
     if not isinstance(board, SpacetimeBoard) or board.links is None:
@@ -48,7 +48,7 @@ def board_groups(board: BoardView) -> Callable[[str], int] | None:
     if len(number) < 2:
         return None
 
-    def group_of(key: str) -> int:
+    def group_of(key: Key) -> int:
         assert isinstance(key, Spot)  # the joint board's keys are spots
         return group[key.board]
 

@@ -63,7 +63,7 @@ def sort_orders(mv: Multiverse, givens: Sequence[Given]) -> PauseOrders:
     else is ordered); any other order is illegal."""
     assert mv.pause is not None  # only a pause's orders are sorted
     waiting: dict[tuple[int | None, int | None, str], tuple[BoardKey, DislodgedUnit]] = {
-        (k[0], k[1], d.unit.province): (k, d) for k, d in mv.pause.waiting
+        (k[0], k[1], d.unit.location.code): (k, d) for k, d in mv.pause.waiting
     }
     held: dict[tuple[int | None, int | None, str], str] = {}  # a waiting unit where a board
     # made already holds it: the place to order it from
@@ -71,7 +71,7 @@ def sort_orders(mv: Multiverse, givens: Sequence[Given]) -> PauseOrders:
         holder = mv.holder(key, d)
         if holder is not None:
             place = on_board(d.unit.location, key)
-            held[(*holder.key, d.unit.province)] = mv.names.location_name(place)
+            held[(*holder.key, d.unit.location.code)] = mv.names.location_name(place)
     orders = list(givens)
     found = PauseOrders(orders, {}, {}, [None] * len(givens))
     for i, given in enumerate(givens):
@@ -155,7 +155,7 @@ def record_retreats(
     unit of the world a case starts from may have no order recorded: it held)."""
     entries = own_orders(board)
     marked = []
-    owing = {d.unit.province: d.unit for d in dislodged}
+    owing = {d.unit.location.code: d.unit for d in dislodged}
     found: set[str] = set()
     for given, outcome in entries:
         province = given.order.unit.place.province if not isinstance(given.order, Waive) else ""

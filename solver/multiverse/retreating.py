@@ -8,13 +8,13 @@ it was dislodged on, any board.  Units and places are on the joint board's spots
 
 from __future__ import annotations
 
-from topology import Location
+from topology import Location, Spot, code
 
 from ..judge.retreat_options import retreating
 from ..values.position import DislodgedUnit, PhaseKind, Position, Unit
 from ..values.rules import RuleBook
 from .rewritten import Results, retreat_position
-from .state import BoardKey, Multiverse, Spot, on_board, spot
+from .state import BoardKey, Multiverse, on_board, spot
 
 
 def retreat_options(
@@ -33,7 +33,7 @@ def retreat_options(
 
 def standoffs(mv: Multiverse) -> tuple[Spot, ...]:
     """The provinces a standoff left empty, where units owe retreats (none may go there)."""
-    found = [spot(p, *key) for key, position, _ in _owing(mv) for p in position.standoffs]
+    found = [spot(code(p), *key) for key, position, _ in _owing(mv) for p in position.standoffs]
     return tuple(sorted(set(found)))
 
 

@@ -210,7 +210,7 @@ class Results:
         board made after (`PastRetreats.NEXT_BOARD`), with where its attacker came from."""
         found = []
         for unit in self.boards[key].position.units:
-            here = (key[0], key[1], unit.province)
+            here = (key[0], key[1], unit.location.code)
             if self.dislodged(key, unit) and here not in self.ended:
                 origin, by_convoy = self.attacks.get(here, ("", False))
                 found.append(DislodgedUnit(unit, origin, by_convoy))
@@ -219,12 +219,12 @@ class Results:
     def dislodged(self, key: BoardKey, unit: Unit) -> bool:
         """Was the unit dislodged on its board (by its order's result, or by the board's
         recorded decisions: a unit that held without an order has no result)?"""
-        found = self.own.get((key[0], key[1], unit.province))
+        found = self.own.get((key[0], key[1], unit.location.code))
         if found is not None and (found.dislodged or found.destroyed):
             return True
         record = self.boards[key].record
         return record is not None and record.decisions.get(
-            (DISLODGED, spot(unit.province, *key)), False
+            (DISLODGED, spot(unit.location.code, *key)), False
         )
 
     def next_units(self, key: BoardKey, retreated: bool = True) -> tuple[Unit, ...]:
@@ -239,7 +239,7 @@ class Results:
     def _next_units(self, key: BoardKey, retreated: bool) -> tuple[Unit, ...]:
         units = []
         for unit in self.boards[key].position.units:
-            here = (key[0], key[1], unit.province)
+            here = (key[0], key[1], unit.location.code)
             outcome = self.own.get(here)
             if outcome is not None and _moved(outcome):
                 continue
@@ -340,7 +340,7 @@ def movement(
     base = boards[min(heads)].position.map  # names the places of the orders made here
     ordered = {_unit_place(g) for g in givens}
     holds = [
-        Given(u.power, Hold(UnitRef(Place(u.province, u.location.coast, *k), u.type)), base)
+        Given(u.power, Hold(UnitRef(Place(u.location.code, u.location.coast, *k), u.type)), base)
         for k in sorted(heads)
         for u in boards[k].position.units
         if (k[0], k[1], u.province) not in ordered

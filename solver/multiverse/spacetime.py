@@ -20,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import cast
 
-from topology import Board, Kind, Location, Province, UnitType
+from topology import Board, Key, Kind, Location, Province, Spot, UnitType, UnknownNameError
 
 from ..values.orders import timeline_name
 from ..values.rules import DATC_2025, CrossBoardMoves, RuleBook, TimelineAdjacency
-from .state import BoardKey, Spot, SpotNames, on_board, on_map, spot
+from .state import BoardKey, SpotNames, on_board, on_map, spot
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +91,8 @@ class SpacetimeBoard:
         self.reach = reach
         self.links = None if links is None else {_pair(*p) for p in links}
         self.powers = base.powers
-        self._provinces: dict[str, Province] = {}
-        self._neighbours: dict[Spot, frozenset[Spot]] = {}
+        self._provinces: dict[Key, Province] = {}
+        self._neighbours: dict[Spot, frozenset[Key]] = {}
         self._in_reach: dict[BoardKey, tuple[BoardKey, ...]] = {}
         self._ranks: dict[BoardKey, int] | None = None
         self._partners: dict[BoardKey, set[BoardKey]] | None = None
@@ -124,18 +123,19 @@ class SpacetimeBoard:
             return None
         return spot(province, timeline, turn)
 
-    def province(self, key: str) -> Province:
+    def province(self, key: Key) -> Province:
+        """The province of a spot: the map's, named after its board (its code the map's)."""
         found = self._provinces.get(key)
         if found is None:
-            here = cast(Spot, key)
+            here = _spot(key)
             base = self.base.province(here.province)
             name = f"{timeline_name(here.timeline)}-{base.name}@{here.turn}"
-            found = self._provinces[here] = replace(base, code=here, name=name, aliases=())
+            found = self._provinces[here] = replace(base, name=name, aliases=())
         return found
 
-    def neighbours(self, key: str) -> frozenset[Spot]:
+    def neighbours(self, key: Key) -> frozenset[Key]:
         """The provinces bordering a province: on its own board and on those within reach."""
-        here = cast(Spot, key)
+        here = _spot(key)
         found = self._neighbours.get(here)
         if found is None:
             near = self.base.neighbours(here.province)
@@ -181,9 +181,8 @@ class SpacetimeBoard:
         plain, board = on_map(location)
         return tuple(on_board(n, board) for n in self.base.retreat_neighbours(plain, unit))
 
-    def army_adjacent(self, a: str, b: str) -> bool:
-        here = cast(Spot, a)
-        there = cast(Spot, b)
+    def army_adjacent(self, a: Key, b: Key) -> bool:
+        here, there = _spot(a), _spot(b)
         if here.board == there.board:  # on one board: as the map says
             return self.base.army_adjacent(here.province, there.province)
         across = self._across(here, there)
@@ -193,12 +192,12 @@ class SpacetimeBoard:
             here.province, there.province
         )
 
-    def fleet_coasts_towards(self, src: Location, dest: str) -> tuple[str | None, ...]:
+    def fleet_coasts_towards(self, src: Location, dest: Key) -> tuple[str | None, ...]:
         plain, board = on_map(src)
-        there = cast(Spot, dest)
+        there = _spot(dest)
         if board == there.board:  # on one board: as the map says
             return self.base.fleet_coasts_towards(plain, there.province)
-        across = self._across(cast(Spot, src.province), there)
+        across = self._across(_spot(src.province), there)
         if across is not None:  # its own place on another board: no change of coast
             return (plain.coast,) if across else ()
         if not self.borders(board, there.board):
@@ -208,6 +207,13 @@ class SpacetimeBoard:
     def location_name(self, location: Location) -> str:
         """``"b-St Petersburg(nc)@1"``: as the MDATC letter notation writes a place."""
         return self._names.location_name(location)
+
+
+def _spot(key: Key) -> Spot:
+    """A key of the joint board as the spot it is (a map's province is none of its)."""
+    if not isinstance(key, Spot):
+        raise UnknownNameError(str(key))
+    return key
 
 
 def _pair(a: BoardKey, b: BoardKey) -> tuple[BoardKey, BoardKey]:

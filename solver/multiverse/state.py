@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from typing import Any, cast
+from typing import Any
 
-from topology import Board, Location
+from topology import Board, Key, Location, Spot
 
 from ..errors import OrderSyntaxError, expect_type
 from ..values.calendar import game_status
@@ -43,50 +42,26 @@ from ..values.rules import DATC_2025, RuleBook, Victory, named_rules
 BoardKey = tuple[int, int]  # (timeline, turn)
 
 
-class Spot(str):
-    """A province of one board of the multiverse, as a key of the joint board.
-
-    It is its text, ``"mun@1:0"`` (so keys sort and print as before), and it knows its
-    parts: no key is ever taken apart again."""
-
-    province: str
-    timeline: int
-    turn: int
-    board: BoardKey  # (timeline, turn), kept: the step asks for it of every decision
-
-    def __new__(cls, province: str, timeline: int, turn: int) -> Spot:
-        spot = super().__new__(cls, f"{province}@{timeline}:{turn}")
-        spot.province = province
-        spot.timeline = timeline
-        spot.turn = turn
-        spot.board = (timeline, turn)
-        return spot
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Spot, (self.province, self.timeline, self.turn))
-
-
-@cache
 def spot(province: str, timeline: int, turn: int) -> Spot:
-    """The one `Spot` of a province on a board (made once)."""
+    """A province of the map on one board of the multiverse."""
     return Spot(province, timeline, turn)
 
 
-def parts(key: str) -> tuple[str, BoardKey]:
-    """A key of the joint board as the map's province and its board (read off the `Spot`)."""
-    here = cast(Spot, key)
-    return here.province, here.board
+def parts(key: Key) -> tuple[str, BoardKey]:
+    """A province of the joint board as the map's province and its board."""
+    assert isinstance(key, Spot), f"{key!r} is a province of a map, not of a joint board"
+    return key.province, key.board
 
 
 def on_board(location: Location, key: BoardKey) -> Location:
     """A place of the map, on one board of the joint board."""
-    return Location(spot(location.province, *key), location.coast)
+    return Location(Spot(location.code, *key), location.coast)
 
 
 def on_map(location: Location) -> tuple[Location, BoardKey]:
     """A place of the joint board as the map's place, and its board."""
-    key: Spot = location.province  # type: ignore[assignment]
-    return Location(key.province, location.coast), key.board
+    province, board = parts(location.province)
+    return Location(province, location.coast), board
 
 
 Origins = Mapping[int, BoardKey | None]

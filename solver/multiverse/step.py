@@ -21,9 +21,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from topology import Location
+from topology import Key, Location, Spot
 
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
@@ -71,7 +71,6 @@ from .state import (
     MultiverseStep,
     Pause,
     Record,
-    Spot,
     _boards_named,
     _plain,
     _recorded,
@@ -334,7 +333,7 @@ def _movement(
     # Under BOARD_DIFFERS a past board made again is compared with the next boards it has,
     # which hold the units that arrived on it from other boards: so must it, those whose
     # recorded moves succeeded and still do (read only if a past board is made again).
-    arrived: set[str] = set()
+    arrived: set[Key] = set()
     if past and rules.fork_when is ForkWhen.BOARD_DIFFERS:
         arrived = {d[1] for d, v in recorded_moves.items() if v and d[0] == MOVE}
     per_board = _split_results(resolution, turn, ordered_now, boards, past, arrived)
@@ -445,7 +444,7 @@ def _rewritten(
     return changed
 
 
-def _spot_of(given: Given) -> str | None:
+def _spot_of(given: Given) -> Spot | None:
     """The spot of the unit an order is given to (None for a waived build)."""
     if isinstance(given.order, Waive):
         return None
@@ -579,10 +578,10 @@ PerBoard = dict[BoardKey, tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...], fro
 def _split_results(
     resolution: Resolution,
     turn: Turn,
-    ordered_now: set[str],
+    ordered_now: set[Key],
     boards: Mapping[BoardKey, MBoard],
     remade: Collection[BoardKey] = (),
-    arrived: Collection[str] = (),
+    arrived: Collection[Key] = (),
 ) -> PerBoard:
     """Units after the movement, dislodged units and standoffs, by board, on the plain map
     (`boards`: the boards of the joint turn, whose units stand where they stay).
@@ -603,7 +602,8 @@ def _split_results(
                 moved_in[start] = checked.dest
     gone = {r.unit.location.province for r in resolution.dislodged}  # its DISLODGED is true
     for unit in turn.position.units:
-        here: Spot = unit.location.province  # type: ignore[assignment]
+        here = unit.location.province
+        assert isinstance(here, Spot)  # the joint board's provinces are spots
         if here in gone:
             continue
         place = moved_in.get(here)
@@ -612,7 +612,8 @@ def _split_results(
             assert stays is not None  # the joint turn's units are the boards' own
             units.setdefault(here.board, []).append(stays)
             continue
-        there = cast(Spot, place.province)
+        there = place.province
+        assert isinstance(there, Spot)
         key = there.board
         earlier = key in remade and here in arrived  # an arrival of its record, again
         if key != here.board and here not in ordered_now and not earlier:
@@ -653,7 +654,7 @@ def _records(
         order = checked.given.order
         here = board_of(order.unit.place) if not isinstance(order, Waive) else None
         dest = destination(checked)
-        there = cast(Spot, dest.province).board if dest is not None else here
+        there = parts(dest.province)[1] if dest is not None else here
         if here in mine:
             mine[here].append(i)
         if there != here and there in mine:
@@ -663,8 +664,7 @@ def _records(
     decisions: dict[BoardKey, dict[Decision, bool]] = {k: {} for k in heads}
     rest = decisions
     for d, v in resolution.values.items():
-        at: Spot = d[1]  # type: ignore[assignment]
-        on = rest.get(at.board)
+        on = rest.get(parts(d[1])[1])
         if on is not None:
             on[d] = v
     return {

@@ -292,13 +292,13 @@ def draw_retreats(
 ) -> None:
     """Each dislodged unit's retreat options, as thin dotted lines from the unit."""
     for r in retreating:
-        start = where.locate(Place(r.unit.province, r.unit.location.coast))
+        start = where.locate(Place(r.unit.location.code, r.unit.location.coast))
         g = el(parent, "g", {"class": "retreat-options", "data-place": str(r.unit.location)})
         options = [board.location_name(o) for o in r.options]
         names = ", ".join(options) or "none: the unit is destroyed"
         title(g, f"{r.unit.power} {r.unit.text(board)} may retreat to: {names}")
         for option in r.options:
-            end = where.locate(Place(option.province, option.coast))
+            end = where.locate(Place(option.code, option.coast))
             if start is None or end is None:
                 continue
             curve = route(

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from topology import Board, Kind, Location
+from topology import Board, Key, Kind, Location
 from topology.extents import LABEL_DY, RETREAT_OFFSET, UNIT_DY, place_extent, tile_size
 from topology.layout import Layout, layout_of
 
@@ -239,7 +239,7 @@ def draw_board(
     board = scene.position.map
     layout = layout or layout_of(board)
     draw_map(parent, scene.position, board, layout, clip)
-    fate: dict[str, list[str]] = {}
+    fate: dict[Key, list[str]] = {}
     for r in scene.retreating:
         fate[r.unit.province] = ["dislodged"] + ([] if r.options else ["destroyed"])
     units = el(parent, "g", {"class": "units"})

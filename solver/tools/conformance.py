@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from topology import Board, Location
+from topology import Board, Key, Location
 
 from ..checker.equations import check_resolution
 from ..cycle.game import Game, OneBoard, Played
@@ -91,7 +91,7 @@ def _section_key(section: str) -> tuple[tuple[int, int, str], ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
-def _units(board: Board, pairs: Iterable[tuple[str, str]]) -> str:
+def _units(board: Board, pairs: Iterable[tuple[str, Key]]) -> str:
     return "; ".join(f"{power} {board.province(p).name}" for power, p in pairs) or "none"
 
 
@@ -309,7 +309,7 @@ def _compare_step(
     return failures
 
 
-def _places(keys: Iterable[str], names: Names) -> str:
+def _places(keys: Iterable[Key], names: Names) -> str:
     """Provinces of boards (`Spot` keys), as the letter notation names them."""
     return ", ".join(names.location_name(Location(k)) for k in keys) or "none"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from topology import Board, BuildSites
+from topology import Board, BuildSites, Key
 
 from .position import Centres, DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
 
@@ -50,7 +50,7 @@ def _ownership(
     owners = dict(centres)
     for unit in units:
         if board.province(unit.province).is_centre:
-            owners[unit.province] = unit.power
+            owners[unit.location.code] = unit.power
     return tuple(owners.items())
 
 
@@ -85,7 +85,7 @@ def after_movement(
     before: Position,
     units: tuple[Unit, ...],
     dislodged: tuple[DislodgedUnit, ...],
-    standoffs: frozenset[str],
+    standoffs: frozenset[Key],
     every_winter: bool | Callable[[], bool] = False,
 ) -> Position:
     """The position after a movement phase: its retreats if a unit was dislodged, else the

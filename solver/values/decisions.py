@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import enum
 
+from topology import Key
+
 
 class DecisionKind(enum.StrEnum):
     """What a decision says about an order (its value is the model variable's prefix)."""
@@ -23,5 +25,6 @@ MOVE, PATH, SEA, SUPPORT, CONVOY, DISLODGED = DecisionKind
 ORDER_KINDS = (MOVE, PATH, SEA, SUPPORT, CONVOY)
 """The kinds that decide an order's own success (DISLODGED is about the unit)."""
 
-Decision = tuple[DecisionKind, str]
-"""(kind, province of the unit whose order it is): ``(MOVE, "mun")``."""
+Decision = tuple[DecisionKind, Key]
+"""(kind, province of the unit whose order it is): ``(MOVE, "mun")``; on a multiverse's
+joint board the province is a `Spot`: ``(MOVE, Spot("mun", 1, 0))``."""

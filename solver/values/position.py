@@ -12,6 +12,7 @@ from topology import (
     MAX_YEAR,
     Board,
     BoardView,
+    Key,
     Location,
     UnitType,
     UnknownNameError,
@@ -143,7 +144,7 @@ class Unit:
         return self.text(CODES)
 
     @property
-    def province(self) -> str:
+    def province(self) -> Key:
         return self.location.province
 
 
@@ -152,7 +153,7 @@ class DislodgedUnit:
     """A unit awaiting retreat, with where its attacker came from."""
 
     unit: Unit
-    attacker_from: str
+    attacker_from: Key  # "" when the attack came from another board
     by_convoy: bool = False
 
 
@@ -169,9 +170,9 @@ class Position:
     units: tuple[Unit, ...] = ()
     centres: Centres = ()
     dislodged: tuple[DislodgedUnit, ...] = ()
-    standoffs: frozenset[str] = frozenset()  # provinces left empty by a standoff
+    standoffs: frozenset[Key] = frozenset()  # provinces left empty by a standoff
     board: BoardView = field(kw_only=True)
-    _by_province: dict[str, Unit] = field(init=False, repr=False, compare=False)
+    _by_province: dict[Key, Unit] = field(init=False, repr=False, compare=False)
     _memo: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -188,7 +189,7 @@ class Position:
         units: Iterable[Unit],
         centres: Centres | None = None,
         dislodged: Iterable[DislodgedUnit] = (),
-        standoffs: frozenset[str] = frozenset(),
+        standoffs: frozenset[Key] = frozenset(),
     ) -> Position:
         """The position that follows this one by the rules, on the same board (centres
         unchanged unless given).  Arranged like any other but not checked again: this one
@@ -216,7 +217,7 @@ class Position:
         object.__setattr__(self, "centres", tuple(sorted(self.centres)))
         object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged)))
         object.__setattr__(self, "standoffs", frozenset(self.standoffs))
-        seen: dict[str, Unit] = {}
+        seen: dict[Key, Unit] = {}
         for unit in self.units:
             province = unit.location.province
             if province in seen:
@@ -296,7 +297,7 @@ class Position:
         found: T = self._memo[key]
         return found
 
-    def unit_in(self, province: str) -> Unit | None:
+    def unit_in(self, province: Key) -> Unit | None:
         """The unit standing in a province (any coast), or None."""
         return self._by_province.get(province)
 
@@ -384,7 +385,7 @@ def _check_retreats(position: Position) -> None:
             )
 
 
-def _known(board: BoardView, province: str) -> bool:
+def _known(board: BoardView, province: Key) -> bool:
     try:
         board.province(province)
     except UnknownNameError:

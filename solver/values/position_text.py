@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from topology import AmbiguousNameError, Board, Location, UnknownNameError, standing_problem
+from topology import AmbiguousNameError, Board, Key, Location, UnknownNameError, standing_problem
 
 from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
 from .notation import parse_unit
@@ -62,7 +62,7 @@ class _Reader:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.units: list[Unit] = []
-        self.where: dict[str, int] = {}  # province -> the line that placed a unit there
+        self.where: dict[Key, int] = {}  # province -> the line that placed a unit there
         self.centres: dict[str, str] | None = None
         self.dislodged: list[DislodgedUnit] = []
         self.standoffs: set[str] = set()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from topology import BoardView, Location
+from topology import BoardView, Key, Location
 
 from .decisions import Decision
 from .orders import Given
@@ -49,7 +49,7 @@ class Retreating:
     """A dislodged unit, where its attacker came from, and where it may retreat."""
 
     unit: Unit
-    attacker_from: str
+    attacker_from: Key
     by_convoy: bool
     options: tuple[Location, ...]
 
@@ -110,7 +110,7 @@ class Resolution(PhaseResolution):
     cores: tuple[Core, ...]
     forced: Mapping[Decision, bool]  # set by a backup rule, not by their equations
     dislodged: tuple[Retreating, ...]
-    standoffs: frozenset[str]  # provinces left empty by a standoff
+    standoffs: frozenset[Key]  # provinces left empty by a standoff
     recorded: Mapping[Decision, bool] = field(default_factory=dict)  # kept from history
 
     @property

@@ -45,7 +45,7 @@ def _position_json(position: Position) -> dict[str, Any]:
         "units": data["units"],
         "centers": data["centers"],
         "dislodged": data["dislodged"],
-        "standoffs": sorted(p.upper() for p in position.standoffs),
+        "standoffs": sorted(str(p).upper() for p in position.standoffs),
     }
 
 

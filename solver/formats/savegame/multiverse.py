@@ -220,7 +220,7 @@ def _record_json(record: Record | None, names: Names) -> dict[str, Any] | None:
     return {
         "orders": _orders_json(record.orders, names),
         "decisions": sorted(
-            [kind, code, value] for (kind, code), value in record.decisions.items()
+            [kind, str(code), value] for (kind, code), value in record.decisions.items()
         ),
         "outcomes": [
             {
@@ -264,7 +264,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
                     "board": list(key),
                     "power": d.unit.power.upper(),
                     "unit": unit_text(d.unit),
-                    "from": d.attacker_from.upper(),
+                    "from": str(d.attacker_from).upper(),
                     "by_convoy": d.by_convoy,
                 }
                 for key, d in mv.pause.waiting
@@ -378,9 +378,10 @@ class _MultiverseReader(_Reader):
                 raise self.fail(f"{here}[1]", f"expected a code such as 'mun@0:1', found {code!r}")
             if (int(match.group(2)), int(match.group(3))) != key:
                 raise self.fail(f"{here}[1]", f"{code} is not on this board")
-            if (kind, code) in decisions:
+            decision = (DecisionKind(kind), spot(match.group(1), *key))
+            if decision in decisions:
                 raise self.fail(here, f"a second {kind} decision for {code}")
-            decisions[(DecisionKind(kind), spot(match.group(1), *key))] = value
+            decisions[decision] = value
         outcomes = []
         for i, item in enumerate(self.field(data, "outcomes", list, where)):
             here = f"{where}.outcomes[{i}]"

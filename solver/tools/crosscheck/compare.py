@@ -7,6 +7,8 @@ from typing import Any
 
 import networkx as nx
 
+from topology import Key
+
 from ...judge.checked import Checked, CheckedMove, CheckedSupport, Status, destination
 from ...judge.movement import judge
 from ...judge.structure import Structure
@@ -100,7 +102,7 @@ def classify(
     if not differing:
         return "position"
     known = [d for d in differing if d in graph]
-    first: tuple[str, str] = min(
+    first: tuple[str, Key] = min(
         known or differing,
         key=lambda d: (
             sum(1 for e in known if e != d and nx.has_path(graph, d, e)) if d in graph else 99,
@@ -165,8 +167,8 @@ class _ByProvince:
         keys = s.keys
         self.unit_at = dict(zip(keys, s.units, strict=True))
         self.order_of = {keys[u]: c for u, c in enumerate(s.order_of)}
-        self.moves: dict[str, CheckedMove] = {keys[m]: c for m, c in s.moves.items()}
-        self.supports: dict[str, CheckedSupport] = {keys[p]: c for p, c in s.supports.items()}
+        self.moves: dict[Key, CheckedMove] = {keys[m]: c for m, c in s.moves.items()}
+        self.supports: dict[Key, CheckedSupport] = {keys[p]: c for p, c in s.supports.items()}
         self.attackers = {
             s.places[q]: [keys[m] for m in ms] for q, ms in enumerate(s.attackers) if ms
         }
@@ -175,7 +177,7 @@ class _ByProvince:
         self.routes = {keys[m] for m in s.routes}
 
 
-def _feature(s: _ByProvince, decision: tuple[str, str]) -> str:
+def _feature(s: _ByProvince, decision: tuple[str, Key]) -> str:
     kind, p = decision
     if kind == "move" and p in s.moves:
         move = s.moves[p]

@@ -70,7 +70,7 @@ def unit_range(board: Board) -> tuple[int, int]:
 
 
 def _ref(unit: Unit) -> UnitRef:
-    return UnitRef(Place(unit.province, unit.location.coast), unit.type)
+    return UnitRef(Place(unit.location.code, unit.location.coast), unit.type)
 
 
 def _targets(board: Board, unit: Unit) -> list[Place]:
@@ -80,7 +80,7 @@ def _targets(board: Board, unit: Unit) -> list[Place]:
     places = []
     for key in sorted(board.fleet_graph()[str(unit.location)]):
         loc = Location.parse(key)
-        places.append(Place(loc.province, loc.coast))
+        places.append(Place(loc.code, loc.coast))
     return places
 
 
