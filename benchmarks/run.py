@@ -80,10 +80,11 @@ def game_inputs() -> list[Turn]:
 
 
 def inputs_of(name: str, turns: int) -> list[Turn]:
-    """The turns of an input set: `turns` random ones, or every DATC or game movement turn."""
+    """The turns of an input set: `turns` random ones, or the DATC or game movement turns
+    (all of them when there are no more than `turns`, the first `turns` otherwise)."""
     if name == "random":
         return random_inputs(turns)
-    return datc_inputs() if name == "datc" else game_inputs()
+    return (datc_inputs() if name == "datc" else game_inputs())[:turns]
 
 
 # -- clocks -------------------------------------------------------------------------------------
@@ -588,7 +589,7 @@ def agreement_section(turns: int) -> Row:
     set (benchmarks/contestants.py, `agreement`)."""
     from benchmarks import contestants
 
-    return {name: contestants.agreement(inputs_of(name, turns)[:turns]) for name in INPUTS}
+    return {name: contestants.agreement(inputs_of(name, turns)) for name in INPUTS}
 
 
 # -- what ran where -----------------------------------------------------------------------------
@@ -687,7 +688,7 @@ class Scale:
     """How much the report measures.  The defaults are the published run; the tests run a
     small one."""
 
-    turns: int = 2000  # random turns of the latency section (and of the throughput section)
+    turns: int = 2000  # random turns timed (and at most as many DATC and game turns)
     games: int = 1000  # game files replayed across processes
     passes: int = 3  # passes of the stages, each variant's
     repeats: int = 5  # repeats of each multiverse size
@@ -799,9 +800,9 @@ def _head(info: Row, scale: Scale, latency: dict[str, Row]) -> list[str]:
         f"- versions: {versions}; {dipcc}",
         f"- the judge: {_build(info['compiled'], info['pure_asked'])}",
         f"- engines: {engines}",
-        f"- inputs: {latency['random']['turns']} seeded random 34-unit movement turns; the "
+        f"- inputs: {latency['random']['turns']} seeded random 34-unit movement turns; "
         f"{latency['datc']['turns']} movement phases of the DATC cases (pydip cannot express "
-        "illegal orders: those turns are skipped for it); the "
+        "illegal orders: those turns are skipped for it); "
         f"{latency['games']['turns']} movement phases of the "
         f"{len(list(GAMES.glob('*.json')))} real games in tests/data/games",
     ]
@@ -1146,10 +1147,14 @@ def _dipcc(agreement: Row | None, info: Row) -> list[str]:
             f"| {name} | {found['turns']} | {found['compared']} | {found['agreed']} | "
             f"{len(found['differ'])} |"
         )
-    for name, found in agreement.items():
-        for index, differs in list(found["differ"].items())[:5]:
-            shown = "; ".join(f"{k}: dipsat {a}, dipcc {b}" for k, (a, b) in differs.items())
-            lines.append(f"\n- {name} turn {index}: {shown}")
+    shown = [
+        f"- {name} turn {index}: "
+        + "; ".join(f"{aspect}: dipsat {a}, dipcc {b}" for aspect, (a, b) in differs.items())
+        for name, found in agreement.items()
+        for index, differs in list(found["differ"].items())[:5]
+    ]
+    if shown:
+        lines += ["", "The first differences (at most five per input set):", "", *shown]
     return lines
 
 
