@@ -1,19 +1,24 @@
-"""dipsat against MILA and pydip, on the same inputs, in one run.
+"""dipsat against MILA, pydip and (when built) Meta's dipcc, on the same inputs, in one run.
 
     python -m benchmarks.run [--turns 2000] [--out docs/performance.md]
 
-Each engine's section runs in a fresh process of its own (so peak memory is its own); the
-engines' core calls are timed on prepared inputs: dipsat `adjudicate(position, orders)`
-(legality, model, solve, outcomes), MILA `Game.process()` on a prepared game, pydip
-`resolve_turn` on prepared commands.  Inputs: seeded random 34-unit movement turns, the
-movement phases of every DATC case, the movement phases of the real games, and multiverse
-steps with 1 to 64 timelines of 34 units each.
+The engines are timed **turn by turn in one process**: for each turn, every engine adjudicates
+it one after another, in an order rotated from turn to turn, so whatever else the machine
+does weighs on all alike.  Each call is timed in CPU time (`time.process_time_ns`) and wall
+time (`time.perf_counter_ns`); the report gives the median, the mean and the 90th
+percentile, and dipsat's ratio to each engine by the median and by the mean.  The engines'
+core calls are timed on prepared inputs (benchmarks/contestants.py says which).
+
+The other sections: `adjudicate_many` throughput against pydip's (chunks interleaved), peak
+memory per engine (a process each), the start-up of `import solver` and `dipsat --help`,
+the stages of a turn, growth with the number of units, multiverse steps against separate
+turns, a corpus replayed across processes, and the searches over rule books.  Each section
+runs in a fresh process of its own (`run_in_child`).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import gc
 import json
 import os
@@ -23,22 +28,37 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
-from importlib.metadata import version
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from importlib.metadata import PackageNotFoundError, version
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from solver.values.orders import Given
-    from solver.values.position import Position
+    from benchmarks.contestants import Turn
 
-    Turn = tuple[Position, list[Given]]
-
-Call = Callable[[], object]
 Row = dict[str, Any]
+Call = Callable[[], object]
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "data" / "games"
+INPUTS = ("random", "datc", "games")
+WARM_UP = 20
+"""Turns adjudicated untimed by every engine before a measurement: imports, first solve."""
+
+
+def warm_solver(turn: Turn) -> None:
+    """Adjudicate a turn with every decision through CP-SAT, untimed: OR-Tools is imported
+    only when a turn first needs it, and a measurement of many turns should not charge that
+    import to whichever of them first reaches the solver."""
+    from solver.judge.movement import adjudicate
+    from solver.judge.solve import SolverConfig
+    from solver.values.rules import DATC_2025
+
+    adjudicate(*turn, DATC_2025, SolverConfig(propagate=False))
 
 
 # -- inputs -------------------------------------------------------------------------------------
@@ -70,88 +90,112 @@ def game_inputs() -> list[Turn]:
     return turns
 
 
-# -- engines ------------------------------------------------------------------------------------
-def prepare(engine: str, turns: Sequence[Turn]) -> list[Call | None]:
-    """Per turn, a callable that runs the engine's core adjudication (None: not expressible)."""
-    from solver.tools.crosscheck.protocol import request
-
-    prepared: list[Call | None] = []
-    if engine.startswith("dipsat"):
-        from solver.judge.movement import adjudicate
-        from solver.judge.solve import SolverConfig
-
-        # "dipsat-solver": the unoptimised path, every turn through CP-SAT
-        config = SolverConfig(propagate=engine == "dipsat")
-        return [functools.partial(adjudicate, p, o, config=config) for p, o in turns]
-    from solver.tools.adapters import mila as adapter
-
-    for i, (position, orders) in enumerate(turns):
-        try:
-            checked = adapter.check_request(request(str(i), position, orders))
-            prepared.append(_mila(checked) if engine == "mila" else _pydip(checked))
-        except Exception:  # an order the engine cannot express
-            prepared.append(None)
-    return prepared
+def inputs_of(name: str, turns: int) -> list[Turn]:
+    """The turns of an input set: `turns` random ones, or the DATC or game movement turns
+    (all of them when there are no more than `turns`, the first `turns` otherwise)."""
+    if name == "random":
+        return random_inputs(turns)
+    return (datc_inputs() if name == "datc" else game_inputs())[:turns]
 
 
-def _mila(checked: Any) -> Call:
-    from solver.tools.adapters.mila import ordered_game
-
-    process: Call = ordered_game(checked).process
-    return process
-
-
-def _pydip(checked: Any) -> Call:
-    from pydip.player.command.command import HoldCommand
-    from pydip.turn import resolve as pydip_resolve
-
-    from solver.tools.adapters.pydip import _Turn
-
-    turn = _Turn(checked)
-    commands = [turn.movement_command(power, order) for power, order in checked.orders]
-    ordered = {c.unit.position for c in commands}
-    for player in turn.players.values():
-        commands.extend(HoldCommand(player, u) for u in player.units if u.position not in ordered)
-    return lambda: pydip_resolve.resolve_turn(turn.map, commands)
+# -- clocks -------------------------------------------------------------------------------------
+def clocked(call: Call) -> tuple[int, int]:
+    """The CPU and wall nanoseconds of one call."""
+    cpu, wall = time.process_time_ns(), time.perf_counter_ns()
+    call()
+    return time.process_time_ns() - cpu, time.perf_counter_ns() - wall
 
 
-def timed(calls: Sequence[Call | None]) -> list[float]:
-    times = []
-    for call in calls:
-        if call is None:
-            continue
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return times
-
-
-# -- sections (each run in its own process) -----------------------------------------------------
-def section(engine: str, name: str, turns: int) -> Row:
-    read: dict[str, Callable[[], list[Turn]]] = {
-        "random": lambda: random_inputs(turns),
-        "datc": datc_inputs,
-        "games": game_inputs,
-    }
-    inputs = read[name]()
-    calls = prepare(engine, inputs)
-    warm = [c for c in calls if c is not None][:20]
-    timed(warm)  # warm-up: imports, first solve
-    if engine == "mila":  # a prepared MILA game is used up by process(): prepare it again
-        calls = prepare(engine, inputs)
-    times = timed(calls)
-    propagated = _propagated(inputs) if engine == "dipsat" else None
+def summary(nanoseconds: Sequence[int]) -> dict[str, float]:
+    """Median, mean and 90th percentile, in milliseconds."""
+    ms = sorted(n / 1e6 for n in nanoseconds)
     return {
-        "propagated": propagated,
-        "engine": engine,
+        "median": statistics.median(ms),
+        "mean": statistics.fmean(ms),
+        "p90": ms[min(len(ms) - 1, int(0.9 * len(ms)))],
+    }
+
+
+@contextmanager
+def collector_frozen() -> Iterator[None]:
+    """The garbage collector as every timed engine meets it: on, as the engines' users run
+    them, with everything made before the measurement (modules, maps, inputs) frozen out of
+    its passes (`gc.freeze`), so that no engine's collections scan the others' data."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+GC_NOTE = (
+    "The cyclic garbage collector is on, as the engines' users run them, with everything "
+    "made before the measurement (modules, maps, inputs) frozen out of its passes "
+    "(`gc.freeze`); an untimed `gc.collect()` before each turn's calls leaves no engine the "
+    "garbage of another, and each pays for the collections its own allocations set off."
+)
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return a / b if b else None
+
+
+# -- latency: the engines interleaved turn by turn ----------------------------------------------
+def latency_section(name: str, turns: int, with_dipcc: bool = True) -> Row:
+    """Every engine on every turn of an input set, interleaved turn by turn in this process
+    (the order of the engines rotated each turn), in CPU and wall time."""
+    from benchmarks import contestants
+
+    inputs = inputs_of(name, turns)
+    names = contestants.engines(with_dipcc)
+    prepare = {e: contestants.preparer(e) for e in names}
+    cpu: dict[str, dict[int, int]] = {e: {} for e in names}
+    wall: dict[str, dict[int, int]] = {e: {} for e in names}
+
+    def one_turn(index: int, record: bool) -> None:
+        position, orders = inputs[index]
+        checked = contestants.request_of(position, orders)
+        calls = {e: prepare[e](position, orders, checked) for e in names}
+        gc.collect()
+        shift = index % len(names)
+        for engine in names[shift:] + names[:shift]:
+            call = calls[engine]
+            if call is None:
+                continue
+            spent_cpu, spent_wall = clocked(call)
+            if record:
+                cpu[engine][index], wall[engine][index] = spent_cpu, spent_wall
+
+    warm_solver(inputs[0])
+    for index in range(min(WARM_UP, len(inputs))):
+        one_turn(index, record=False)
+    with collector_frozen():
+        for index in range(len(inputs)):
+            one_turn(index, record=True)
+    rows: dict[str, Row] = {}
+    for engine in names:
+        mine = cpu["dipsat"]
+        common = [i for i in cpu[engine] if i in mine]
+        ratios = {}
+        for clock, times in (("cpu", cpu), ("wall", wall)):
+            ours = summary([times["dipsat"][i] for i in common])
+            theirs = summary([times[engine][i] for i in common])
+            for stat in ("median", "mean"):
+                ratios[f"{clock}_{stat}"] = _ratio(ours[stat], theirs[stat])
+        rows[engine] = {
+            "turns": len(cpu[engine]),
+            "skipped": len(inputs) - len(cpu[engine]),
+            "cpu": summary(list(cpu[engine].values())),
+            "wall": summary(list(wall[engine].values())),
+            "common": len(common),
+            "ratio": ratios,
+        }
+    return {
         "section": name,
-        "turns": len(times),
-        "skipped": len(inputs) - len(times),
-        "median_ms": statistics.median(times) * 1000,
-        "p90_ms": sorted(times)[int(0.9 * len(times))] * 1000,
-        "total_s": sum(times),
-        "per_second": len(times) / sum(times),
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "turns": len(inputs),
+        "engines": rows,
+        "propagated": _propagated(inputs),
     }
 
 
@@ -168,56 +212,141 @@ def _propagated(inputs: Sequence[Turn]) -> int:
     return count
 
 
-REPEATS = 5
+# -- throughput: adjudicate_many against pydip, chunks interleaved ------------------------------
+def throughput_section(turns: int, chunk: int = 100) -> Row:
+    """Turns per second of `solver.adjudicate_many` and of pydip on one core (this process),
+    over the same random turns cut into chunks, each chunk run by both in turn (which goes
+    first alternates).  pydip's turns are prepared before the clock starts, a chunk at a
+    time; `adjudicate_many` takes the positions and orders as they are."""
+    import solver
+    from benchmarks import contestants
+
+    inputs = random_inputs(turns)
+    pydip = contestants.preparer("pydip")
+    warm_solver(inputs[0])
+    solver.adjudicate_many(inputs[:WARM_UP])
+    spent = {e: {"cpu": 0, "wall": 0, "turns": 0} for e in ("dipsat", "pydip")}
+    with collector_frozen():
+        for number, start in enumerate(range(0, len(inputs), chunk)):
+            part = inputs[start : start + chunk]
+            found = (pydip(p, o, contestants.request_of(p, o)) for p, o in part)
+            calls = [c for c in found if c is not None]
+            runs: list[tuple[str, int, Call]] = [
+                ("dipsat", len(part), partial(solver.adjudicate_many, part)),
+                ("pydip", len(calls), partial(_each, calls)),
+            ]
+            gc.collect()
+            for engine, count, call in runs[number % 2 :] + runs[: number % 2]:
+                spent_cpu, spent_wall = clocked(call)
+                spent[engine]["cpu"] += spent_cpu
+                spent[engine]["wall"] += spent_wall
+                spent[engine]["turns"] += count
+    rates = {
+        e: {
+            "turns": s["turns"],
+            "cpu_per_second": s["turns"] / (s["cpu"] / 1e9),
+            "wall_per_second": s["turns"] / (s["wall"] / 1e9),
+        }
+        for e, s in spent.items()
+    }
+    return {"turns": len(inputs), "chunk": chunk, "engines": rates}
 
 
-def multiverse_section(timelines: int) -> Row:
-    """One multiverse step with the given number of timelines of 34 units each, against
-    as many separate standard turns (each the best of REPEATS runs)."""
-    from solver.judge.movement import adjudicate
-    from solver.multiverse.state import MBoard, Multiverse
-    from solver.multiverse.step import step
-    from solver.tools.crosscheck.generate import random_turn
-    from solver.values.orders import Given, apply_board_defaults
-    from solver.values.rules import RULE_BOOKS
+def _each(calls: Sequence[Call]) -> list[object]:
+    """Every call made, its results kept (as a batch keeps them)."""
+    return [call() for call in calls]
 
-    boards, orders, singles = [MBoard(0, 0, random_turn("mv-root", (34, 34))[0])], [], []
-    for t in range(timelines):
-        position, given = random_turn(f"mv-{timelines}-{t}", units=(34, 34))
-        boards.append(MBoard(t, 1, position))
-        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
-        singles.append((position, given))
-    origins = tuple((t, None if t == 0 else (0, 0)) for t in range(timelines))
-    mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
-    step(Multiverse.start(singles[0][0]), singles[0][1])  # warm-up
-    joint = separate = under_o = float("inf")
-    for _ in range(REPEATS):  # the best of a few: one step is a fraction of a second
-        start = time.perf_counter()
-        step(mv, orders)
-        joint = min(joint, time.perf_counter() - start)
-        start = time.perf_counter()
-        step(mv, orders, RULE_BOOKS["O"])  # Oliveriver's rule set: history rewritten
-        under_o = min(under_o, time.perf_counter() - start)
-        start = time.perf_counter()
-        for position, given in singles:
-            adjudicate(position, given)
-        separate = min(separate, time.perf_counter() - start)
+
+# -- memory: each engine in a process of its own ------------------------------------------------
+def memory_section(engine: str, turns: int) -> Row:
+    """Peak resident memory of a process that adjudicates `turns` random turns with one
+    engine: after reading the inputs, and after adjudicating them."""
+    from benchmarks import contestants
+
+    inputs = random_inputs(turns)
+    prepare = contestants.preparer(engine)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    done = 0
+    for position, orders in inputs:
+        call = prepare(position, orders, contestants.request_of(position, orders))
+        if call is not None:
+            call()
+            done += 1
     return {
-        "timelines": timelines,
-        "step_s": joint,
-        "step_o_s": under_o,
-        "separate_s": separate,
+        "engine": engine,
+        "turns": done,
+        "inputs_mb": before,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
+# -- start-up -----------------------------------------------------------------------------------
+IMPORT_TIMED = (
+    "import time; c, w = time.process_time_ns(), time.perf_counter_ns(); import solver; "
+    "print(time.process_time_ns() - c, time.perf_counter_ns() - w)"
+)
+
+
+def startup_commands() -> dict[str, list[str]]:
+    """The commands whose start-up is timed, each in fresh processes."""
+    script = Path(sys.executable).parent / "dipsat"
+    dipsat = [str(script)] if script.exists() else [sys.executable, "-m", "solver"]
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'import solver'": [sys.executable, "-c", "import solver"],
+        "dipsat --help": [*dipsat, "--help"],
+    }
+
+
+def startup_section(runs: int) -> Row:
+    """`import solver` (timed inside a fresh interpreter) and whole processes (an empty
+    interpreter, one importing solver, `dipsat --help`), each in `runs` fresh processes taken
+    in turn; CPU time of a whole process is its own user and system time."""
+    commands = startup_commands()
+    cpu: dict[str, list[int]] = {k: [] for k in ["import solver", *commands]}
+    wall: dict[str, list[int]] = {k: [] for k in cpu}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPROFILEIMPORTTIME"}
+    for number in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT_TIMED],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        )
+        spent_cpu, spent_wall = map(int, out.stdout.split())
+        cpu["import solver"].append(spent_cpu)
+        wall["import solver"].append(spent_wall)
+        names = list(commands)
+        shift = number % len(names)
+        for name in names[shift:] + names[:shift]:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter_ns()
+            subprocess.run(commands[name], capture_output=True, check=True, env=env)
+            wall[name].append(time.perf_counter_ns() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            cpu[name].append(int(used * 1e9))
+    return {
+        "runs": runs,
+        "timed": {
+            k: {
+                "cpu_s": statistics.median(cpu[k]) / 1e9,
+                "wall_s": statistics.median(wall[k]) / 1e9,
+            }
+            for k in cpu
+        },
+    }
+
+
+# -- stages of a turn ---------------------------------------------------------------------------
 def stages_section(turns: int, passes: int = 3) -> Row:
-    """Microseconds per random 34-unit turn in each stage of dipsat's adjudication (the
+    """CPU microseconds per random 34-unit turn in each stage of dipsat's adjudication (the
     mean: the solver's share is nothing in most turns), and how many turns the solver saw.
     Each stage's figure is the best of a few passes over the same turns, made anew for each
-    (nothing a pass keeps with a position helps the next): other work on the machine only
-    ever slows a pass down.  The cyclic garbage collector is paused during a pass: its
-    sweeps over the turns held in memory would land in whichever stage set them off."""
+    (nothing a pass keeps with a position helps the next).  The cyclic garbage collector is
+    paused during a pass: its sweeps over the turns held in memory would land in whichever
+    stage set them off."""
     best = dict.fromkeys(STAGES, float("inf"))
     solved = 0
     for _ in range(passes):
@@ -235,7 +364,7 @@ def stages_section(turns: int, passes: int = 3) -> Row:
 
 
 def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
-    """Seconds spent in each stage over the turns, and how many turns the solver saw."""
+    """CPU seconds spent in each stage over the turns, and how many turns the solver saw."""
     from solver.judge.fallback import settle
     from solver.judge.legality import analyse
     from solver.judge.propagate import propagate
@@ -246,33 +375,36 @@ def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
 
     totals = dict.fromkeys(STAGES, 0.0)
     solved = 0
-    clock = time.perf_counter
-    warm = inputs[:20]  # a warm-up: imports, the first solve
+    clock = time.process_time
+    warm = inputs[:WARM_UP]
+    warm_solver(inputs[0])
     gc.collect()
     gc.disable()
-    for i, (position, orders) in enumerate([*warm, *inputs]):
-        t0 = clock()
-        turn = analyse(position, orders, DATC_2025)
-        t1 = clock()
-        structure = Structure.of(turn)
-        t2 = clock()
-        known, _ = propagate(structure, {})
-        t3 = clock()
-        # settle propagates again, then solves what is left: on a structure of its own (not
-        # timed), so that its propagation runs as cold as the one above
-        fresh = Structure.of(turn)
-        t3_fresh = clock()
-        settlement = settle(fresh)
-        t4 = clock()
-        resolve(turn, fresh, settlement, after_movement)
-        t5 = clock()
-        if i < len(warm):
-            continue
-        spent = (t1 - t0, t2 - t1, t3 - t2, max(0.0, (t4 - t3_fresh) - (t3 - t2)), t5 - t4)
-        for stage, seconds in zip(STAGES, spent, strict=True):
-            totals[stage] += seconds
-        solved += len(known) < len(structure.decisions)
-    gc.enable()
+    try:
+        for i, (position, orders) in enumerate([*warm, *inputs]):
+            t0 = clock()
+            turn = analyse(position, orders, DATC_2025)
+            t1 = clock()
+            structure = Structure.of(turn)
+            t2 = clock()
+            known, _ = propagate(structure, {})
+            t3 = clock()
+            # settle propagates again, then solves what is left: on a structure of its own
+            # (not timed), so that its propagation runs as cold as the one above
+            fresh = Structure.of(turn)
+            t3_fresh = clock()
+            settlement = settle(fresh)
+            t4 = clock()
+            resolve(turn, fresh, settlement, after_movement)
+            t5 = clock()
+            if i < len(warm):
+                continue
+            spent = (t1 - t0, t2 - t1, t3 - t2, max(0.0, (t4 - t3_fresh) - (t3 - t2)), t5 - t4)
+            for stage, seconds in zip(STAGES, spent, strict=True):
+                totals[stage] += seconds
+            solved += len(known) < len(structure.decisions)
+    finally:
+        gc.enable()
     return totals, solved
 
 
@@ -281,35 +413,83 @@ STAGES = ("judging the orders", "structure", "propagation", "solver (cores)", "o
 equations, CP-SAT on the cores propagation leaves, the outcomes and next position."""
 
 
+# -- growth with the number of units ------------------------------------------------------------
 def growth_section(board: str, units: int, turns: int) -> Row:
-    """Median milliseconds per random movement turn with `units` units on a board."""
+    """Median CPU milliseconds per random movement turn with `units` units on a board."""
     from solver.judge.movement import adjudicate
     from solver.tools.crosscheck.generate import random_turn
     from topology import variant
 
     on = variant(board)
     inputs = [random_turn(f"grow-{board}-{units}-{i}", (units, units), on) for i in range(turns)]
+    warm_solver(inputs[0])
     for position, orders in inputs[:5]:
         adjudicate(position, orders)
-    times = timed([functools.partial(adjudicate, p, o) for p, o in inputs])
-    return {"board": board, "units": units, "median_ms": statistics.median(times) * 1000}
+    times = []
+    with collector_frozen():
+        for position, orders in inputs:
+            times.append(clocked(partial(adjudicate, position, orders))[0])
+    return {"board": board, "units": units, "median_ms": statistics.median(times) / 1e6}
 
 
-def batch_section(turns: int) -> Row:
-    """`solver.adjudicate_many` on random 34-unit turns, on one core: turns per second."""
-    import solver
+# -- multiverse ---------------------------------------------------------------------------------
+def multiverse_section(timelines: int, repeats: int = 5) -> Row:
+    """One multiverse step with the given number of timelines of 34 units each (under rule
+    set J, the default, and under rule set O), against as many separate standard turns: the
+    three taken in turn, `repeats` times (which goes first rotates), in CPU and wall time;
+    each figure the median of its repeats."""
+    from solver.judge.movement import adjudicate
+    from solver.multiverse.state import MBoard, Multiverse
+    from solver.multiverse.step import step
+    from solver.tools.crosscheck.generate import random_turn
+    from solver.values.orders import Given, apply_board_defaults
+    from solver.values.rules import RULE_BOOKS
 
-    inputs = random_inputs(turns)
-    solver.adjudicate_many(inputs[:20])  # warm-up
-    start = time.perf_counter()
-    solver.adjudicate_many(inputs)
-    seconds = time.perf_counter() - start
-    return {"turns": len(inputs), "per_second": len(inputs) / seconds}
+    boards, orders, singles = [MBoard(0, 0, random_turn("mv-root", (34, 34))[0])], [], []
+    for t in range(timelines):
+        position, given = random_turn(f"mv-{timelines}-{t}", units=(34, 34))
+        boards.append(MBoard(t, 1, position))
+        orders += [Given(g.power, apply_board_defaults(g.order, t, 1)) for g in given]
+        singles.append((position, given))
+    origins = tuple((t, None if t == 0 else (0, 0)) for t in range(timelines))
+    mv = Multiverse(tuple(sorted(boards, key=lambda b: b.key)), origins)
+    warm_solver(singles[0])
+    step(Multiverse.start(singles[0][0]), singles[0][1])  # warm-up
+    adjudicate(*singles[0])
+
+    def separate() -> None:
+        for position, given in singles:
+            adjudicate(position, given)
+
+    runs: list[tuple[str, Call]] = [
+        ("step", lambda: step(mv, orders)),
+        ("step_o", lambda: step(mv, orders, RULE_BOOKS["O"])),  # history rewritten
+        ("separate", separate),
+    ]
+    cpu: dict[str, list[int]] = {name: [] for name, _ in runs}
+    wall: dict[str, list[int]] = {name: [] for name, _ in runs}
+    with collector_frozen():
+        for number in range(repeats):
+            shift = number % len(runs)
+            for name, call in runs[shift:] + runs[:shift]:
+                gc.collect()
+                spent_cpu, spent_wall = clocked(call)
+                cpu[name].append(spent_cpu)
+                wall[name].append(spent_wall)
+    return {
+        "timelines": timelines,
+        "repeats": repeats,
+        "cpu_s": {k: statistics.median(v) / 1e9 for k, v in cpu.items()},
+        "wall_s": {k: statistics.median(v) / 1e9 for k, v in wall.items()},
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
+# -- a corpus across processes ------------------------------------------------------------------
 def replay_section(games: int, workers: int) -> Row:
     """`dipsat replay` of `games` game files (copies of the shipped ones) with `workers`
-    processes: seconds, end to end in this process (reading, adjudicating, comparing)."""
+    processes, end to end in this process (reading, adjudicating, comparing): wall seconds,
+    and the CPU seconds of this process and its workers together."""
     import shutil
     import tempfile
 
@@ -323,17 +503,30 @@ def replay_section(games: int, workers: int) -> Row:
             source = sources[i % len(sources)]
             files.append(Path(folder) / f"{source.stem}-{i}.json")
             shutil.copyfile(source, files[-1])
+        cpu_before = _cpu_with_children()
         start = time.perf_counter()
         report = replay(files, RULE_BOOKS["mila"], workers=workers)
         seconds = time.perf_counter() - start
+        cpu = _cpu_with_children() - cpu_before
     return {
         "games": games,
         "workers": workers,
         "seconds": seconds,
+        "cpu_s": cpu,
         "transitions": report.transitions,
     }
 
 
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+# -- searching the rule books -------------------------------------------------------------------
 SOLVED = (
     ("6.F.17", "A Brest - London => succeeds"),
     ("6.F.18", "paradox => unresolved"),
@@ -344,9 +537,9 @@ SOLVED = (
 
 
 def rulesearch_section(limit: int | None = None) -> Row:
-    """The searches over rule books: `influence` over the DATC cases, `solve` on four of
-    them, `fit` on the shipped webDiplomacy and MILA games (the first `limit` of each), and
-    the blind enumeration the search replaces, timed on one case."""
+    """The searches over rule books, in CPU seconds: `influence` over the DATC cases, `solve`
+    on four of them, `fit` on the shipped webDiplomacy and MILA games (the first `limit` of
+    each), and the blind enumeration the search replaces, timed on one case."""
     import math
 
     from solver.formats.cases import case_files, read_cases
@@ -357,21 +550,22 @@ def rulesearch_section(limit: int | None = None) -> Row:
     from solver.tools.rulesearch.tracing import blindly, branches, options
     from solver.values.rules import BOARD_POLICIES, DATC_2025
 
+    clock = time.process_time
     cases = [c for f in case_files([ROOT / "cases" / "datc"]) for c in read_cases(f)]
     by_id = {c.id: c for c in cases}
     cases = cases[:limit]
-    start = time.perf_counter()
+    start = clock()
     runs = sum(influence(c, DATC_2025).runs for c in cases)
-    influence_s = time.perf_counter() - start
+    influence_s = clock() - start
     solved = []
     for case_id, expected in SOLVED:
-        start = time.perf_counter()
+        start = clock()
         found = solve(by_id[case_id], [expected], DATC_2025)
-        solved.append({"case": case_id, "runs": found.runs, "seconds": time.perf_counter() - start})
+        solved.append({"case": case_id, "runs": found.runs, "seconds": clock() - start})
     fits = []
     for name, pattern in (("webdiplomacy", "game_*.json"), ("mila", "mila/standard-*.json")):
         games = sorted(GAMES.glob(pattern))[:limit]
-        start = time.perf_counter()
+        start = clock()
         found_fit = fit(games, DATC_2025)
         fits.append(
             {
@@ -379,18 +573,18 @@ def rulesearch_section(limit: int | None = None) -> Row:
                 "files": found_fit.games,
                 "transitions": found_fit.transitions,
                 "runs": found_fit.runs,
-                "seconds": time.perf_counter() - start,
+                "seconds": clock() - start,
             }
         )
     run = case_outcomes(by_id["6.F.17"])
     convoy = ["multi_route", "convoy_cut", "convoy_paradox", "convoy_to_adjacent"]
     convoy += ["via_fallback", "brannan"]
-    start = time.perf_counter()
+    start = clock()
     blind = sum(1 for _ in blindly(run, DATC_2025, convoy))
-    blind_s = time.perf_counter() - start
-    start = time.perf_counter()
+    blind_s = clock() - start
+    start = clock()
     searched = sum(1 for _ in branches(run, DATC_2025))
-    searched_s = time.perf_counter() - start
+    searched_s = clock() - start
     return {
         "cases": len(cases),
         "influence_runs": runs,
@@ -406,53 +600,66 @@ def rulesearch_section(limit: int | None = None) -> Row:
     }
 
 
-def throughput(engine: str, turns: int, workers: int) -> Row:
-    """Turns per second with `workers` processes at once, each adjudicating its share of the
-    random turns (inputs prepared before the clock starts; the slowest worker sets the pace)."""
-    jobs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.run",
-                "--part",
-                engine,
-                str(turns),
-                str(workers),
-                str(w),
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-        )
-        for w in range(workers)
-    ]
-    parts = [json.loads(j.communicate()[0]) for j in jobs]
-    seconds = max(p["seconds"] for p in parts)
+# -- dipcc against dipsat -----------------------------------------------------------------------
+def agreement_section(turns: int) -> Row:
+    """dipcc's adjudications compared with dipsat's on the first `turns` turns of each input
+    set (benchmarks/contestants.py, `agreement`)."""
+    from benchmarks import contestants
+
+    return {name: contestants.agreement(inputs_of(name, turns)) for name in INPUTS}
+
+
+# -- what ran where -----------------------------------------------------------------------------
+def about() -> Row:
+    """The machine, Python, the versions of the engines, whether the judge is compiled and
+    which engines ran."""
+    import solver.judge.movement  # noqa: F401  (loads the judge, compiled or not)
+    from benchmarks import contestants
+    from solver.compiled import PURE, compiled_modules
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
     return {
-        "engine": engine,
-        "workers": workers,
-        "per_second": sum(p["turns"] for p in parts) / seconds,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()}",
+        "cpu": _cpu_model(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "versions": {
+            "dipsat": installed("dipsat"),
+            "ortools": installed("ortools"),
+            "diplomacy (MILA)": installed("diplomacy"),
+            "pydip": installed("pydip"),
+        },
+        "compiled": list(compiled_modules()),
+        "pure_asked": PURE,
+        "engines": contestants.engines(),
+        "dipcc": contestants.dipcc_origin(),
     }
 
 
-def part(engine: str, turns: int, workers: int, index: int) -> Row:
-    inputs = random_inputs(turns)[index::workers]
-    calls = [c for c in prepare(engine, inputs) if c is not None]
-    timed(calls[:10])  # warm-up
-    if engine == "mila":
-        calls = [c for c in prepare(engine, inputs) if c is not None]
-    time.sleep(max(0.0, 1.0 - time.monotonic() % 1.0))  # start together, roughly
-    return {"turns": len(calls), "seconds": sum(timed(calls))}
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
 
 
+# -- children -----------------------------------------------------------------------------------
 def run_in_child(*args: str, tree: Path | None = None, pure: bool = False) -> Row:
-    """Run a section in a process of its own; with `tree`, on the dipsat of that source
-    tree (an earlier version), by this version's benchmark code; `pure`: with the judge
-    read from its Python sources (DIPSAT_PURE=1), compiled or not."""
+    """Run a section in a process of its own, with this process's environment; with `tree`,
+    on the dipsat of that source tree (an earlier version), by this version's benchmark
+    code; `pure`: with the judge read from its Python sources (DIPSAT_PURE=1)."""
     shown = " ".join(args).lstrip("-") + (" (pure Python)" if pure else "")
     print(f"benchmarks: {shown}", file=sys.stderr, flush=True)
     path = [str(tree or ROOT), os.environ.get("PYTHONPATH", "")]
-    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
+    env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
     if pure:
         env["DIPSAT_PURE"] = "1"
@@ -469,19 +676,12 @@ def run_in_child(*args: str, tree: Path | None = None, pure: bool = False) -> Ro
     return row
 
 
-# -- report -------------------------------------------------------------------------------------
-GROWTH = {"standard": (8, 16, 34, 50, 70), "known_world_901": (8, 34, 64, 128, 200)}
-"""Units per turn for the growth curves: the standard board, and the largest variant."""
-TIMELINES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
-
-
-def alternate_stages(turns: int, passes: int, before: Path | None) -> list[Row]:
-    """The stages of this version, compiled and from its Python sources, and of the one in
-    the source tree `before` if given: a pass of each in turn (whatever else the machine
+def alternate_stages(
+    turns: int, passes: int, variants: Sequence[tuple[Path | None, bool]]
+) -> list[Row]:
+    """The stages of each variant (a source tree, None for this one, and whether its judge
+    is read from its Python sources): a pass of each in turn (whatever else the machine
     does weighs on all alike); each stage's figure is its best pass."""
-    variants: list[tuple[Path | None, bool]] = [(None, False), (None, True)]
-    if before is not None:
-        variants.append((before, False))
     runs: list[list[Row]] = [[] for _ in variants]
     for _ in range(passes):
         for (tree, pure), rows in zip(variants, runs, strict=True):
@@ -490,155 +690,363 @@ def alternate_stages(turns: int, passes: int, before: Path | None) -> list[Row]:
     return [{**r[0], "passes": passes, "us": _best(r)} for r in runs]
 
 
-PURE = "dipsat (pure Python)"
-"""The row of dipsat with its judge read from its Python sources (`DIPSAT_PURE=1`)."""
-
-
-def _build(compiled: list[str]) -> str:
-    """What the report's dipsat ran: which modules compiled, if any."""
-    if not compiled:
-        return "pure Python (no compiled build: setup.py)"
-    names = ", ".join(m.rpartition(".")[2] for m in compiled)
-    return (
-        f"{len(compiled)} modules of solver/judge compiled with mypyc ({names}; setup.py); "
-        "the rows and column marked pure Python read them from their sources"
-    )
-
-
 def _best(rows: list[Row]) -> dict[str, float]:
     return {stage: min(r["us"][stage] for r in rows) for stage in rows[0]["us"]}
 
 
-def report(
-    turns: int, games: int = 1000, before: tuple[Path, str] | None = None, passes: int = 3
-) -> str:
+# -- the report ---------------------------------------------------------------------------------
+GROWTH = {"standard": (8, 16, 34, 50, 70), "known_world_901": (8, 34, 64, 128, 200)}
+"""Units per turn for the growth curves: the standard board, and the largest variant."""
+TIMELINES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """How much the report measures.  The defaults are the published run; the tests run a
+    small one."""
+
+    turns: int = 2000  # random turns timed (and at most as many DATC and game turns)
+    games: int = 1000  # game files replayed across processes
+    passes: int = 3  # passes of the stages, each variant's
+    repeats: int = 5  # repeats of each multiverse size
+    startups: int = 11  # fresh processes per start-up command
+    memory_turns: int = 500  # random turns each engine adjudicates for its peak memory
+    agreement_turns: int = 500  # turns of each input set dipcc is compared on
+    growth: tuple[tuple[str, tuple[int, ...]], ...] = tuple(GROWTH.items())
+    growth_turns: int = 200
+    timelines: tuple[int, ...] = TIMELINES
+    rulesearch_limit: int | None = None  # the first cases and games of the rule-book search
+
+
+PURE = "dipsat (pure Python)"
+"""The column of dipsat with its judge read from its Python sources (`DIPSAT_PURE=1`)."""
+
+
+def _build(compiled: list[str], pure_asked: bool) -> str:
+    """What the report's dipsat ran: which modules compiled, if any."""
+    if not compiled:
+        why = "DIPSAT_PURE=1" if pure_asked else "no compiled build"
+        return f"pure Python ({why}: solver/compiled.py, setup.py)"
+    names = ", ".join(m.rpartition(".")[2] for m in compiled)
+    return (
+        f"{len(compiled)} modules of solver/judge compiled with mypyc ({names}; setup.py); "
+        "the column marked pure Python reads them from their sources"
+    )
+
+
+def _x(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def report(scale: Scale, before: tuple[Path, str] | None = None) -> str:
     """The report; `before`: the source tree of an earlier version and its name, whose
     stages are measured too, a pass of each version in turn."""
-    engines = ["dipsat", "mila", "pydip"]
-    rows = {
-        (e, s): run_in_child("--section", e, s, str(turns))
-        for s in ("random", "datc", "games")
-        for e in [*engines, "dipsat-solver"]
-    }
-    for s in ("random", "datc", "games"):
-        rows[(PURE, s)] = run_in_child("--section", "dipsat", s, str(turns), pure=True)
-    print("benchmarks: throughput on every core", file=sys.stderr, flush=True)
-    parallel = {e: throughput(e, min(turns, 1000), os.cpu_count() or 1) for e in engines}
-    batch = run_in_child("--batch", str(turns))
-    stages, pure, *earlier_rows = alternate_stages(turns, passes, before[0] if before else None)
-    earlier = earlier_rows[0] if earlier_rows else None
+    info = about()
+    latency = {s: run_in_child("--latency", s, str(scale.turns)) for s in INPUTS}
+    batch = run_in_child("--throughput", str(scale.turns))
+    memory = [run_in_child("--memory", e, str(scale.memory_turns)) for e in info["engines"]]
+    memory = [m for m in memory if not m["engine"].startswith("dipsat-")]
+    startup = startup_section(scale.startups)
+    print("benchmarks: start-up", file=sys.stderr, flush=True)
+    variants: list[tuple[Path | None, bool]] = [(None, False)]
+    if info["compiled"]:
+        variants.append((None, True))
+    if before is not None:
+        variants.append((before[0], False))
+    stage_rows = alternate_stages(scale.turns, scale.passes, variants)
+    stages = stage_rows[0]
+    pure = stage_rows[1] if info["compiled"] else None
+    earlier = stage_rows[-1] if before is not None else None
     growth = [
-        run_in_child("--growth", board, str(units), str(max(50, turns // 10)))
-        for board, counts in GROWTH.items()
+        run_in_child("--growth", board, str(units), str(scale.growth_turns))
+        for board, counts in scale.growth
         for units in counts
     ]
-    multiverse = [run_in_child("--multiverse", str(k)) for k in TIMELINES]
-    replays = [run_in_child("--replay", str(games), str(w)) for w in (1, 2)]
-    search = run_in_child("--rulesearch")
-    random_dipsat = rows[("dipsat", "random")]
-    lines = [
+    multiverse = [
+        run_in_child("--multiverse", str(k), "--repeats", str(scale.repeats))
+        for k in scale.timelines
+    ]
+    replays = [run_in_child("--replay", str(scale.games), str(w)) for w in (1, 2)]
+    limit = [] if scale.rulesearch_limit is None else ["--limit", str(scale.rulesearch_limit)]
+    search = run_in_child("--rulesearch", *limit)
+    agreement = (
+        run_in_child("--agreement", str(scale.agreement_turns))
+        if "dipcc" in info["engines"]
+        else None
+    )
+    sections = [
+        _head(info, scale, latency),
+        _targets(latency, batch, multiverse, startup),
+        _latency(latency, info),
+        _throughput(batch),
+        _memory(memory),
+        _startup(startup),
+        _stages(stages, pure, earlier, before, latency, scale),
+        _growth(growth),
+        _multiverse(multiverse),
+        _replay(replays),
+        _rulesearch(search),
+        _dipcc(agreement, info),
+        _made_fast(info),
+    ]
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+
+
+def _head(info: Row, scale: Scale, latency: dict[str, Row]) -> list[str]:
+    versions = ", ".join(f"{k} {v}" for k, v in info["versions"].items())
+    engines = ", ".join(info["engines"])
+    dipcc = (
+        f"dipcc: `pydipcc` from {info['dipcc']}"
+        if "dipcc" in info["engines"]
+        else "dipcc: not measured (no `pydipcc` module could be imported; see the last "
+        "section but one)"
+    )
+    return [
         "# Performance",
         "",
-        "Measured by `python -m benchmarks.run` in one run; each engine's section runs in a "
-        "process of its own. Times are the engines' core calls on prepared inputs: dipsat "
-        "`adjudicate(position, orders)` (legality, model, solving and outcomes), MILA "
-        "`Game.process()`, pydip `resolve_turn()`.",
+        "Measured by `python -m benchmarks.run` in one run. The engines are timed turn by "
+        "turn in one process, each on the same turn one after another (their order rotated "
+        "from turn to turn), in CPU time (`time.process_time_ns`) and wall time "
+        "(`time.perf_counter_ns`); every other section runs in a fresh process of its own. "
+        "Times are the engines' core calls on prepared inputs: dipsat "
+        "`solver.judge.movement.adjudicate(position, orders, rules, config)` (legality, "
+        "structure, settling, outcomes), MILA `Game.process()`, pydip `resolve_turn()`, "
+        "dipcc `Game.process()` (benchmarks/contestants.py).",
         "",
-        f"- machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-        f"{platform.release()}; Python {platform.python_version()}",
-        f"- versions: dipsat {version('dipsat')}, ortools {version('ortools')}, "
-        f"diplomacy (MILA) {version('diplomacy')}, pydip {version('pydip')}",
-        f"- the judge: {_build(stages['compiled'])}",
-        f"- inputs: {turns} seeded random 34-unit movement turns; the movement phases of "
-        "the DATC cases (pydip cannot express illegal orders: those are skipped); the movement "
-        f"phases of the {len(list(GAMES.glob('*.json')))} real games in tests/data/games",
-        "",
-        "## Latency per turn (ms) and ratios",
-        "",
-        "| inputs | engine | turns | median | p90 | total s | dipsat/engine (median) |",
-        "|---|---|---|---|---|---|---|",
+        f"- machine: {info['machine']}; {info['cpu']}; {info['python']}",
+        f"- versions: {versions}; {dipcc}",
+        f"- the judge: {_build(info['compiled'], info['pure_asked'])}",
+        f"- engines: {engines}",
+        f"- inputs: {latency['random']['turns']} seeded random 34-unit movement turns; "
+        f"{latency['datc']['turns']} movement phases of the DATC cases (pydip cannot express "
+        "illegal orders: those turns are skipped for it); "
+        f"{latency['games']['turns']} movement phases of the "
+        f"{len(list(GAMES.glob('*.json')))} real games in tests/data/games",
     ]
-    for s in ("random", "datc", "games"):
-        mine = rows[("dipsat", s)]
-        for e in [*engines, PURE, "dipsat-solver"]:
-            r = rows[(e, s)]
-            ratio = mine["median_ms"] / r["median_ms"]
+
+
+def _targets(latency: dict[str, Row], batch: Row, multiverse: list[Row], startup: Row) -> list[str]:
+    """Issue 30's targets against what this run measured (CPU time)."""
+    pydip = latency["random"]["engines"]["pydip"]["ratio"]
+    rates = batch["engines"]
+    many = rates["dipsat"]["cpu_per_second"] / rates["pydip"]["cpu_per_second"]
+    steps = [m["cpu_s"]["step"] / m["cpu_s"]["separate"] for m in multiverse]
+    doubling = [
+        b["cpu_s"]["step"] / a["cpu_s"]["step"]
+        for a, b in pairwise(multiverse)
+        if b["timelines"] == 2 * a["timelines"]
+    ]
+    timed = startup["timed"]
+
+    def row(target: str, measured: float | None, limit: float, text: str) -> str:
+        verdict = "" if measured is None else ("met" if measured <= limit else "missed")
+        return f"| {target} | {text} | {verdict} |"
+
+    def at_most(values: list[float]) -> float | None:
+        return max(values) if values else None
+
+    return [
+        "## Targets",
+        "",
+        "Issue 30's targets, in CPU time, against this run.",
+        "",
+        "| target | measured | |",
+        "|---|---|---|",
+        row(
+            "one random 34-unit turn: median ≤ pydip's",
+            pydip["cpu_median"],
+            1.0,
+            f"×{_x(pydip['cpu_median'])} pydip's",
+        ),
+        row(
+            "one random 34-unit turn: mean ≤ 1.5× pydip's",
+            pydip["cpu_mean"],
+            1.5,
+            f"×{_x(pydip['cpu_mean'])} pydip's",
+        ),
+        row(
+            "`adjudicate_many` ≥ 2× pydip's one-core throughput",
+            2.0 / many if many else None,
+            1.0,
+            f"×{many:.2f} pydip's",
+        ),
+        row(
+            "multiverse step ≤ 1.3× separate turns, 1 to 256 timelines",
+            at_most(steps),
+            1.3,
+            f"at most ×{_x(at_most(steps))}",
+        ),
+        row(
+            "multiverse step ≤ 2.05× per doubling of timelines",
+            at_most(doubling),
+            2.05,
+            f"at most ×{_x(at_most(doubling))}",
+        ),
+        row(
+            "`import solver` ≤ 0.3 s",
+            timed["import solver"]["cpu_s"],
+            0.3,
+            f"{timed['import solver']['cpu_s']:.3f} s",
+        ),
+        row(
+            "`dipsat --help` ≤ 0.3 s",
+            timed["dipsat --help"]["cpu_s"],
+            0.3,
+            f"{timed['dipsat --help']['cpu_s']:.3f} s",
+        ),
+    ]
+
+
+def _latency(latency: dict[str, Row], info: Row) -> list[str]:
+    lines = [
+        "## Latency per turn, the engines interleaved",
+        "",
+        "Milliseconds per turn. Before the timed turns every engine adjudicates the first "
+        f"{WARM_UP} untimed, and dipsat one with every decision through CP-SAT (imports, "
+        "first solve). " + GC_NOTE + " `dipsat-solver` is dipsat "
+        "with propagation off, every turn through CP-SAT (`SolverConfig(propagate=False)`). "
+        "The ratios are dipsat's time over the engine's, on the turns both adjudicated.",
+        "",
+        "| inputs | engine | turns | CPU median | CPU mean | CPU p90 | wall median | wall mean "
+        "| wall p90 | dipsat/engine CPU median | CPU mean | wall median | wall mean |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in INPUTS:
+        for engine, r in latency[name]["engines"].items():
             skipped = f" ({r['skipped']} skipped)" if r["skipped"] else ""
+            c, w, x = r["cpu"], r["wall"], r["ratio"]
             lines.append(
-                f"| {s} | {e} | {r['turns']}{skipped} | {r['median_ms']:.2f} | "
-                f"{r['p90_ms']:.2f} | {r['total_s']:.2f} | {ratio:.2f} |"
+                f"| {name} | {engine} | {r['turns']}{skipped} | {c['median']:.3f} | "
+                f"{c['mean']:.3f} | {c['p90']:.3f} | {w['median']:.3f} | {w['mean']:.3f} | "
+                f"{w['p90']:.3f} | {_x(x['cpu_median'])} | {_x(x['cpu_mean'])} | "
+                f"{_x(x['wall_median'])} | {_x(x['wall_mean'])} |"
             )
-    pydip_rate = rows[("pydip", "random")]["per_second"]
+    propagated = ", ".join(
+        f"{latency[s]['propagated']} of {latency[s]['turns']} {s} turns" for s in INPUTS
+    )
     lines += [
         "",
-        "## Throughput (turns per second, random turns)",
-        "",
-        "`dipsat (adjudicate_many)` is the batch entry point, `solver.adjudicate_many`, on the "
-        "same turns in one process.",
-        "",
-        "| engine | one core | all cores | peak memory (MB) | one core / pydip's |",
-        "|---|---|---|---|---|",
+        f"Propagation settles {propagated} without building a CP-SAT model (the others "
+        "reach CP-SAT, which is what sets the mean above the median). The DATC suite is "
+        "dominated by its paradox cases, which need the solver and the backup rule.",
     ]
-    for e in engines:
-        lines.append(
-            f"| {e} | {rows[(e, 'random')]['per_second']:.0f} | "
-            f"{parallel[e]['per_second']:.0f} | {rows[(e, 'random')]['peak_mb']:.0f} | "
-            f"{rows[(e, 'random')]['per_second'] / pydip_rate:.2f} |"
-        )
-    lines.append(
-        f"| {PURE} | {rows[(PURE, 'random')]['per_second']:.0f} | | | "
-        f"{rows[(PURE, 'random')]['per_second'] / pydip_rate:.2f} |"
-    )
-    lines.append(
-        f"| dipsat (adjudicate_many) | {batch['per_second']:.0f} | | | "
-        f"{batch['per_second'] / pydip_rate:.2f} |"
-    )
-    total_us = sum(stages["us"].values())
-    lines += [
+    return lines
+
+
+def _throughput(batch: Row) -> list[str]:
+    rates = batch["engines"]
+    pydip = rates["pydip"]
+    lines = [
+        "## Throughput on one core",
         "",
+        f"`solver.adjudicate_many` and pydip on the same {batch['turns']} random turns in one "
+        f"process, in chunks of {batch['chunk']} turns, each chunk run by both in turn (which "
+        "goes first alternates); pydip's commands are prepared before the clock starts. "
+        "`adjudicate_many` pauses the garbage collector itself during a batch.",
+        "",
+        "| engine | turns | turns/s (CPU) | turns/s (wall) | / pydip's (CPU) | / pydip's (wall) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for engine, name in (("dipsat", "dipsat `adjudicate_many`"), ("pydip", "pydip")):
+        r = rates[engine]
+        lines.append(
+            f"| {name} | {r['turns']} | {r['cpu_per_second']:.0f} | {r['wall_per_second']:.0f} | "
+            f"{r['cpu_per_second'] / pydip['cpu_per_second']:.2f} | "
+            f"{r['wall_per_second'] / pydip['wall_per_second']:.2f} |"
+        )
+    return lines
+
+
+def _memory(memory: list[Row]) -> list[str]:
+    lines = [
+        "## Memory, each engine in a process of its own",
+        "",
+        f"Peak resident memory of a process adjudicating {memory[0]['turns']} random turns "
+        "with one engine: after reading the inputs, and after adjudicating them.",
+        "",
+        "| engine | inputs read (MB) | peak (MB) |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {m['engine']} | {m['inputs_mb']:.0f} | {m['peak_mb']:.0f} |" for m in memory]
+    return lines
+
+
+def _startup(startup: Row) -> list[str]:
+    lines = [
+        "## Start-up",
+        "",
+        f"Each the median of {startup['runs']} fresh processes, taken in turn. `import "
+        "solver` is timed inside the interpreter; the other rows are whole processes (CPU: "
+        "their user and system time), an empty interpreter included for reference.",
+        "",
+        "| what | CPU (s) | wall (s) |",
+        "|---|---|---|",
+    ]
+    for name, t in startup["timed"].items():
+        lines.append(f"| `{name}` | {t['cpu_s']:.3f} | {t['wall_s']:.3f} |")
+    return lines
+
+
+def _stages(
+    stages: Row,
+    pure: Row | None,
+    earlier: Row | None,
+    before: tuple[Path, str] | None,
+    latency: dict[str, Row],
+    scale: Scale,
+) -> list[str]:
+    total = sum(stages["us"].values())
+    header = "| stage | µs per turn | share |"
+    rule = "|---|---|---|"
+    if pure:
+        header += f" {PURE} | compiled / pure |"
+        rule += "---|---|"
+    if earlier and before:
+        header += f" {before[1]} |"
+        rule += "---|"
+    lines = [
         "## Where the time goes",
         "",
-        f"Per random 34-unit turn, the mean time of each stage of `adjudicate` over "
+        f"Per random 34-unit turn, the mean CPU time of each stage of `adjudicate` over "
         f"{stages['turns']} turns (each stage the best of {stages['passes']} passes, the "
-        "cyclic garbage collector paused); CP-SAT "
-        f"ran on {stages['solved']} of them (the others propagation settles alone, "
-        "docs/how-it-works.md section 4)."
-        + " The column pure Python is the same adjudicator with its judge read from its "
-        "Python sources (`DIPSAT_PURE=1`), its passes taken in turn with these."
+        f"cyclic garbage collector paused); CP-SAT ran on {stages['solved']} of them (the "
+        "others propagation settles alone, docs/how-it-works.md section 4)."
         + (
-            f" The column {before[1]} is the same measurement of dipsat as it was at "
-            f"{before[1]}, its passes taken in turn with these."
-            if before and earlier
+            " The column pure Python is the same adjudicator with its judge read from its "
+            "Python sources (`DIPSAT_PURE=1`), its passes taken in turn with these."
+            if pure
+            else ""
+        )
+        + (
+            f" The column {before[1]} is dipsat as it was at {before[1]}, its passes taken "
+            "in turn with these."
+            if earlier and before
             else ""
         ),
         "",
-        "| stage | µs per turn | share | pure Python | compiled / pure |"
-        + (f" {before[1]} |" if before else ""),
-        "|---|---|---|---|---|" + ("---|" if before else ""),
+        header,
+        rule,
     ]
-    pure_us = sum(pure["us"].values())
-    for stage, spent in stages["us"].items():
-        then = f" {earlier['us'][stage]:.0f} |" if earlier else ""
-        lines.append(
-            f"| {stage} | {spent:.0f} | {spent / total_us:.0%} | {pure['us'][stage]:.0f} | "
-            f"{spent / pure['us'][stage]:.2f} |{then}"
-        )
-    then = f" {sum(earlier['us'].values()):.0f} |" if earlier else ""
-    lines.append(f"| all | {total_us:.0f} | | {pure_us:.0f} | {total_us / pure_us:.2f} |{then}")
-    lines += [
-        "",
-        f"Propagation settles {random_dipsat['propagated']} of {turns} random turns, "
-        f"{rows[('dipsat', 'datc')]['propagated']} of {rows[('dipsat', 'datc')]['turns']} "
-        f"DATC turns and {rows[('dipsat', 'games')]['propagated']} of "
-        f"{rows[('dipsat', 'games')]['turns']} game turns without building a CP-SAT model; "
-        "`dipsat-solver` is the same adjudicator with propagation off, every turn through "
-        "CP-SAT (identical results, checked by tests/test_propagate.py). The DATC suite is "
-        "dominated by its paradox cases, which need the solver and the backup rule.",
-        "",
+    for stage, spent in [*stages["us"].items(), ("all", total)]:
+        share = f"{spent / total:.0%}" if stage != "all" and total else ""
+        line = f"| {stage} | {spent:.0f} | {share} |"
+        if pure:
+            theirs = pure["us"][stage] if stage != "all" else sum(pure["us"].values())
+            line += f" {theirs:.0f} | {_x(_ratio(spent, theirs))} |"
+        if earlier and before:
+            then = earlier["us"][stage] if stage != "all" else sum(earlier["us"].values())
+            line += f" {then:.0f} |"
+        lines.append(line)
+    return lines
+
+
+def _growth(growth: list[Row]) -> list[str]:
+    lines = [
         "## Growth with the number of units",
         "",
-        "Median time per random movement turn with that many units, on the standard board "
-        "and on the largest shipped variant, known_world_901 (269 provinces, 109 centres).",
+        "Median CPU time per random movement turn with that many units, on the standard "
+        "board and on the largest shipped variant, known_world_901 (269 provinces, 109 "
+        "centres).",
         "",
         "| board | units | median (ms) | per unit (µs) |",
         "|---|---|---|---|",
@@ -648,52 +1056,71 @@ def report(
             f"| {g['board']} | {g['units']} | {g['median_ms']:.2f} | "
             f"{g['median_ms'] / g['units'] * 1000:.0f} |"
         )
-    lines += [
-        "",
+    return lines
+
+
+def _multiverse(multiverse: list[Row]) -> list[str]:
+    lines = [
         "## Multiverse: one step against as many separate standard turns",
         "",
-        f"Each time is the best of {REPEATS} runs. The step is timed under rule set J (the "
-        "default) and under rule set O, which gathers the orders a step touches across the "
-        "whole history (docs/multiverse.md); each timeline's board has 34 units.",
+        f"CPU time, each the median of {multiverse[0]['repeats']} repeats; the step under "
+        "rule set J (the default), the step under rule set O (which gathers the orders a "
+        "step touches across the whole history, docs/multiverse.md) and the separate turns "
+        "taken in turn in one process, which goes first rotating. Each timeline's board has "
+        "34 units. The step pauses the garbage collector itself.",
         "",
         "| timelines | step (s) | step under O (s) | separate turns (s) | step / separate "
-        "| O / J | step / previous | peak memory (MB) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| O / J | step / previous | step wall (s) | peak memory (MB) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    previous = None
+    previous: Row | None = None
     for m in multiverse:
-        growth_ratio = f"{m['step_s'] / previous:.2f}" if previous else ""
-        previous = m["step_s"]
-        lines.append(
-            f"| {m['timelines']} | {m['step_s']:.3f} | {m['step_o_s']:.3f} | "
-            f"{m['separate_s']:.3f} | {m['step_s'] / m['separate_s']:.2f} | "
-            f"{m['step_o_s'] / m['step_s']:.2f} | {growth_ratio} | {m['peak_mb']:.0f} |"
+        c = m["cpu_s"]
+        growth = (
+            _x(c["step"] / previous["cpu_s"]["step"])
+            if previous and m["timelines"] == 2 * previous["timelines"]
+            else ""
         )
+        previous = m
+        lines.append(
+            f"| {m['timelines']} | {c['step']:.4f} | {c['step_o']:.4f} | {c['separate']:.4f} "
+            f"| {_x(_ratio(c['step'], c['separate']))} | {_x(_ratio(c['step_o'], c['step']))} "
+            f"| {growth} | {m['wall_s']['step']:.4f} | {m['peak_mb']:.0f} |"
+        )
+    return lines
+
+
+def _replay(replays: list[Row]) -> list[str]:
     one, two = replays
-    lines += [
-        "",
+    return [
         "## A corpus across processes",
         "",
         f"`dipsat replay --rules mila` of {one['games']} game files (copies of the shipped "
         f"real and MILA games, {one['transitions']} transitions), end to end in one "
-        "process, and spread with `--workers 2` (the report is the same).",
+        "process, and spread with `--workers 2` (the report is the same). Wall time, which "
+        "the workers share out; CPU is that of the process and its workers together.",
         "",
-        "| workers | seconds | speed-up |",
-        "|---|---|---|",
-        f"| 1 | {one['seconds']:.1f} | 1.00 |",
-        f"| 2 | {two['seconds']:.1f} | {one['seconds'] / two['seconds']:.2f} |",
-        "",
+        "| workers | wall (s) | CPU (s) | speed-up (wall) |",
+        "|---|---|---|---|",
+        f"| 1 | {one['seconds']:.1f} | {one['cpu_s']:.1f} | 1.00 |",
+        f"| 2 | {two['seconds']:.1f} | {two['cpu_s']:.1f} | "
+        f"{one['seconds'] / two['seconds']:.2f} |",
+    ]
+
+
+def _rulesearch(search: Row) -> list[str]:
+    return [
         "## Searching the rule books",
         "",
         "`dipsat rulebooks` (docs/rules.md) branches only on the policies a computation "
         f"reads. The {search['standard_books']:,} rule books the standard game's "
         f"{search['standard_policies']} policies make are never adjudicated one by one: on "
         "DATC 6.F.17 the search takes "
-        f"{search['searched_runs']} runs ({search['searched_s'] * 1000:.0f} ms) where the "
-        f"blind enumeration of only the six convoy policies takes {search['blind_runs']} "
+        f"{search['searched_runs']} runs ({search['searched_s'] * 1000:.0f} ms of CPU) where "
+        f"the blind enumeration of only the six convoy policies takes {search['blind_runs']} "
         f"({search['blind_s'] * 1000:.0f} ms).",
         "",
-        "| search | inputs | runs | seconds |",
+        "| search | inputs | runs | CPU (s) |",
         "|---|---|---|---|",
         f"| influence | the {search['cases']} DATC cases | {search['influence_runs']} | "
         f"{search['influence_s']:.2f} |",
@@ -703,60 +1130,96 @@ def report(
             f"{f['runs']} | {f['seconds']:.1f} |"
             for f in search["fits"]
         ),
+    ]
+
+
+def _dipcc(agreement: Row | None, info: Row) -> list[str]:
+    from benchmarks import contestants
+
+    lines = [
+        "## Meta's dipcc",
         "",
+        "dipcc, the C++ engine of Meta's Cicero (the `dipcc/` folder of "
+        "facebookresearch/diplomacy_cicero), is an optional column, never a dependency of "
+        f"dipsat: the benchmark times it when its Python module `pydipcc` can be imported, "
+        f"from the folder the environment variable {contestants.DIPCC_FOLDER} names if that "
+        "is set. Its build (that folder's own README) also links PyTorch for its neural "
+        "network encoders; the benchmark uses only `Game`, so a build of the adjudicator "
+        "alone serves. A turn goes in as a one-phase game in dipcc's JSON (phase, units, "
+        "centres), its orders set power by power (MILA strings); dipcc plays only the "
+        "standard board.",
+    ]
+    if agreement is None:
+        return [*lines, "", "Not measured in this run: no `pydipcc` module could be imported."]
+    lines += [
+        "",
+        f"`pydipcc` from {info['dipcc']}. Its results against dipsat's: dipcc does not say "
+        "which orders succeeded, so the units after the phase and the dislodged units with "
+        "their retreat options are compared.",
+        "",
+        "| inputs | turns | dipcc took | agree | differ |",
+        "|---|---|---|---|---|",
+    ]
+    for name, found in agreement.items():
+        lines.append(
+            f"| {name} | {found['turns']} | {found['compared']} | {found['agreed']} | "
+            f"{len(found['differ'])} |"
+        )
+    shown = [
+        f"- {name} turn {index}: "
+        + "; ".join(f"{aspect}: dipsat {a}, dipcc {b}" for aspect, (a, b) in differs.items())
+        for name, found in agreement.items()
+        for index, differs in list(found["differ"].items())[:5]
+    ]
+    if shown:
+        lines += ["", "The first differences (at most five per input set):", "", *shown]
+    return lines
+
+
+def _made_fast(info: Row) -> list[str]:
+    compiled = (
+        "- **A compiled judge.** `pip install -e .` compiles the modules of `solver/judge` "
+        "that propagate, settle and resolve a turn with mypyc (setup.py): the same source, "
+        "type-checked, run as C; the judging of orders stays Python (its classes derive "
+        "from one another, which mypyc 2.4 reports wrongly to the garbage collector, "
+        "tests/test_compiled.py)."
+    )
+    return [
         "## How dipsat is made fast",
         "",
-        "- **Propagation before the solver.** The equations in `solver/judge/model.py` are "
-        "evaluated once with three-valued literals and strength intervals; a turn whose "
-        "decisions are all forced never builds a CP-SAT model. The rules stay written once: "
-        "propagation overrides only the model's seven constraint shapes.",
+        "- **Propagation before the solver.** The equations in `solver/judge/equations.py` "
+        "are evaluated once with three-valued literals and strength intervals; a turn whose "
+        "decisions are all forced never builds a CP-SAT model, and OR-Tools is imported only "
+        "by a turn that needs it (`solver/judge/cpsat.py`).",
         "- **Only the cores go to CP-SAT.** Propagated values that read only known "
         "decisions are fixed; the solver enumerates each paradox core (up to two solutions) "
         "with everything upstream fixed, and what follows the cores is propagated again.",
         "- **A solver set for tiny models.** One worker, fixed seed, no presolve, probing, "
-        "symmetry or linearization (`solver/judge/solve.py`), and a `CpModel` without the "
-        "camel-case aliases OR-Tools adds to every instance.",
+        "symmetry or linearization (`solver/judge/solve.py`).",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
-        "over the recorded reads, and the cores of a turn with a cycle (one random turn in "
-        "seven, nearly always settled by propagation) are found from the same reads, in the "
-        "order networkx would give (`solver/judge/cores.py`).",
-        "- **Per-turn work done once, or not at all.** The trivially known decisions (a move "
-        "over land has its path, an unattacked unit is not dislodged) and the decision order "
-        "are computed once per turn in `Structure`; the texts of units and orders, and the "
-        "names of CP-SAT variables, are made only when read (a turn that propagation settles "
-        "reads a few, for its outcomes' reasons); propagation keeps one literal per decision, "
-        "records what each equation reads only in its first pass, and its shapes are plain "
-        "loops over slotted values; orders in force are keyed by province.",
-        "- **A compiled judge.** `pip install -e .` compiles the modules of `solver/judge` "
-        "that model, propagate, settle and resolve a turn with mypyc (setup.py): the same "
-        "source, type-checked, run as C; the judging of orders stays Python (its classes "
-        "derive from one another, which mypyc 2.4 reports wrongly to the garbage collector, "
-        "tests/test_compiled.py).",
-        "- **Multiverse bookkeeping.** One joint turn per step on a lazily answered "
-        "spacetime board, settled and resolved group of boards by group (boards no order "
-        "links share no decision, so a paradox on one board does not make a graph of all); "
-        "orders whose coordinates are complete are not rebuilt; the cyclic garbage collector "
-        "is paused during a step.",
+        "over the recorded reads, and the cores of a turn with a cycle are found from the "
+        "same reads, in the order networkx would give (`solver/judge/cores.py`).",
+        "- **A turn by numbers.** Inside one adjudication units and decisions are small "
+        "integers (`solver/judge/structure.py`); the trivially known decisions and the "
+        "decision order are computed once per turn, and the texts of units and orders are "
+        "made only when read.",
+        *([compiled] if info["compiled"] else []),
+        "- **Multiverse bookkeeping.** One joint turn per step, settled and resolved group "
+        "of boards by group (boards no order links share no decision); the cyclic garbage "
+        "collector is paused during a step.",
         "- **Corpora across processes.** `replay` and `crosscheck` spread their files and "
         "turns over `--workers` processes or a `--dask` cluster, results in the order given.",
     ]
-    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=2000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    defaults = Scale()
+    parser.add_argument("--turns", type=int, default=defaults.turns)
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
-    parser.add_argument("--section", nargs=3, metavar=("ENGINE", "INPUTS", "TURNS"))
-    parser.add_argument("--part", nargs=4, metavar=("ENGINE", "TURNS", "WORKERS", "INDEX"))
-    parser.add_argument("--multiverse", type=int)
-    parser.add_argument("--stages", type=int, metavar="TURNS")
-    parser.add_argument("--growth", nargs=3, metavar=("BOARD", "UNITS", "TURNS"))
-    parser.add_argument("--batch", type=int, metavar="TURNS")
-    parser.add_argument("--replay", nargs=2, type=int, metavar=("GAMES", "WORKERS"))
-    parser.add_argument("--games", type=int, default=1000, help="game files of the replay")
-    parser.add_argument("--rulesearch", action="store_true")
-    parser.add_argument("--passes", type=int, default=3, help="passes of --stages")
+    parser.add_argument("--games", type=int, default=defaults.games, help="game files replayed")
+    parser.add_argument("--passes", type=int, default=defaults.passes, help="passes of --stages")
+    parser.add_argument("--repeats", type=int, default=defaults.repeats, help="of --multiverse")
     parser.add_argument(
         "--before",
         nargs=2,
@@ -764,32 +1227,41 @@ def main() -> None:
         help="the source tree of an earlier version (say, a git worktree) and its name: its "
         "stages are measured too, in turn with this version's",
     )
+    # the sections, each run by the report in a process of its own
+    parser.add_argument("--latency", nargs=2, metavar=("INPUTS", "TURNS"))
+    parser.add_argument("--throughput", type=int, metavar="TURNS")
+    parser.add_argument("--memory", nargs=2, metavar=("ENGINE", "TURNS"))
+    parser.add_argument("--stages", type=int, metavar="TURNS")
+    parser.add_argument("--growth", nargs=3, metavar=("BOARD", "UNITS", "TURNS"))
+    parser.add_argument("--multiverse", type=int, metavar="TIMELINES")
+    parser.add_argument("--replay", nargs=2, type=int, metavar=("GAMES", "WORKERS"))
+    parser.add_argument("--rulesearch", action="store_true")
+    parser.add_argument("--limit", type=int, help="of --rulesearch: the first cases and games")
+    parser.add_argument("--agreement", type=int, metavar="TURNS")
     args = parser.parse_args()
-    if args.section:
-        engine, name, turns = args.section
-        print(json.dumps(section(engine, name, int(turns))))
-    elif args.part:
-        engine, turns, workers, index = args.part
-        print(json.dumps(part(engine, int(turns), int(workers), int(index))))
-    elif args.multiverse:
-        print(json.dumps(multiverse_section(args.multiverse)))
-    elif args.stages:
-        print(json.dumps(stages_section(args.stages, args.passes)))
-    elif args.growth:
-        board, units, turns = args.growth
-        print(json.dumps(growth_section(board, int(units), int(turns))))
-    elif args.batch:
-        print(json.dumps(batch_section(args.batch)))
-    elif args.replay:
-        print(json.dumps(replay_section(*args.replay)))
-    elif args.rulesearch:
-        print(json.dumps(rulesearch_section()))
-    else:
-        before = (Path(args.before[0]).resolve(), args.before[1]) if args.before else None
-        text = report(args.turns, args.games, before, args.passes)
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(text)
+    sections: dict[str, Callable[[], Row]] = {
+        "latency": lambda: latency_section(args.latency[0], int(args.latency[1])),
+        "throughput": lambda: throughput_section(args.throughput),
+        "memory": lambda: memory_section(args.memory[0], int(args.memory[1])),
+        "stages": lambda: stages_section(args.stages, args.passes),
+        "growth": lambda: growth_section(args.growth[0], int(args.growth[1]), int(args.growth[2])),
+        "multiverse": lambda: multiverse_section(args.multiverse, args.repeats),
+        "replay": lambda: replay_section(*args.replay),
+        "rulesearch": lambda: rulesearch_section(args.limit),
+        "agreement": lambda: agreement_section(args.agreement),
+    }
+    for name, section in sections.items():
+        if getattr(args, name):
+            print(json.dumps(section()))
+            return
+    before = (Path(args.before[0]).resolve(), args.before[1]) if args.before else None
+    scale = Scale(turns=args.turns, games=args.games, passes=args.passes, repeats=args.repeats)
+    text = report(scale, before)
+    Path(args.out).write_text(text, encoding="utf-8")
+    print(text)
 
 
 if __name__ == "__main__":
+    if not __package__:  # run by its path: `benchmarks` found here, after PYTHONPATH's trees
+        sys.path.append(str(ROOT))
     main()
