@@ -101,3 +101,36 @@ def test_the_cores_of_real_turns_come_in_the_order_networkx_finds_them():
         seen += bool(_networkx_cores(reads))
         assert cores_in_order(reads) == _networkx_cores(reads)
     assert seen > 20  # turns with cycles were met
+
+
+SUB_CORES = """
+import sys
+from solver.judge.cores import sub_cores
+# two cycles left of a core once its backup rule fixed the decision joining them
+reads = {
+    "move a": ["move b"], "move b": ["move a", "support x"], "support x": ["move b", "move c"],
+    "move c": ["move d"], "move d": ["move c", "support x"],
+}
+order = ["move d", "move c", "move b", "move a", "support x"]
+print(sub_cores({"move a", "move b", "move c", "move d"}, reads, order))
+"""
+
+
+def test_the_cores_a_backup_rule_leaves_come_in_decision_order_whatever_the_hash_seed():
+    """Issue: the cores left of a core after its backup rule were looked for on a graph of
+    the decisions left, in set order, which changes with PYTHONHASHSEED for text. They are
+    read in the turn's decision order: the same under every seed."""
+    import subprocess
+    import sys
+
+    seen = set()
+    for seed in ("0", "1", "2", "3", "4", "5", "6", "7"):
+        run = subprocess.run(
+            [sys.executable, "-c", SUB_CORES],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        )
+        seen.add(run.stdout.strip())
+    assert seen == {"[('move a', 'move b'), ('move c', 'move d')]"}, seen

@@ -10,23 +10,33 @@ building a graph object for them cost more than settling them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
+from typing import Any, Protocol, TypeVar
 
-Reads = dict[int, list[int]]
+
+class _Decision(Hashable, Protocol):
+    """What a decision is to these functions: hashable and ordered (a number in the judge)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+D = TypeVar("D", bound=_Decision)
+
+Reads = dict[D, list[D]]
 """Each decision (by number, `solver.judge.structure`) with the decisions of the turn it
 reads, in order."""
 
 
-def reads_of(depends: Mapping[int, Set[int]]) -> Reads:
+def reads_of(depends: Mapping[D, Set[D]]) -> Reads[D]:
     """The reads within the turn, in sorted order (never in set order, which changes with
     the interpreter's hash seed)."""
     return {d: [r for r in sorted(reads) if r in depends] for d, reads in depends.items()}
 
 
-def is_cyclic(depends: Mapping[int, Set[int]]) -> bool:
+def is_cyclic(depends: Mapping[D, Set[D]]) -> bool:
     """Does some decision depend on itself?  A depth-first search: a read that is still on
     the search path closes a cycle."""
-    done: set[int] = set()
+    done: set[D] = set()
     for root in depends:
         if root in done:
             continue
@@ -48,14 +58,14 @@ def is_cyclic(depends: Mapping[int, Set[int]]) -> bool:
     return False
 
 
-def components(reads: Reads) -> list[list[int]]:
+def components(reads: Reads[D]) -> list[list[D]]:
     """The strongly connected parts, each completed after every part it reads (Tarjan's
     depth-first search, from the decisions in turn order, along their reads in order)."""
-    number: dict[int, int] = {}
-    low: dict[int, int] = {}
-    path: list[int] = []
-    on_path: set[int] = set()
-    found: list[list[int]] = []
+    number: dict[D, int] = {}
+    low: dict[D, int] = {}
+    path: list[D] = []
+    on_path: set[D] = set()
+    found: list[list[D]] = []
     for root in reads:
         if root in number:
             continue
@@ -91,7 +101,7 @@ def components(reads: Reads) -> list[list[int]]:
     return found
 
 
-def cores_in_order(reads: Reads) -> list[tuple[int, ...]]:
+def cores_in_order(reads: Reads[D]) -> list[tuple[D, ...]]:
     """The cores, each before those that read it (see the module docstring): the parts in
     the order of a level-by-level topological sort of the parts, from the parts nothing
     reads, reversed."""
@@ -126,9 +136,9 @@ def cores_in_order(reads: Reads) -> list[tuple[int, ...]]:
     ]
 
 
-def downstream(reads: Reads, start: int) -> set[int]:
+def downstream(reads: Reads[D], start: D) -> set[D]:
     """The decisions `start` reads, however indirectly (itself only through a cycle)."""
-    seen: set[int] = set()
+    seen: set[D] = set()
     todo = list(reads[start])
     while todo:
         d = todo.pop()
@@ -136,3 +146,12 @@ def downstream(reads: Reads, start: int) -> set[int]:
             seen.add(d)
             todo += reads[d]
     return seen
+
+
+def sub_cores(left: Iterable[D], reads: Reads[D], order: Sequence[D]) -> list[tuple[D, ...]]:
+    """The cores among the decisions of a core a backup rule left unsettled, each before
+    those that read it: read in the turn's decision `order`, never in the order of a set
+    (which follows the interpreter's hash seed for text)."""
+    kept = set(left)
+    within = {d: [r for r in reads[d] if r in kept] for d in order if d in kept}
+    return cores_in_order(within)

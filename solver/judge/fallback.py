@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..values.outcomes import BackupRule
 from ..values.rules import ConvoyParadox
-from .cores import cores_in_order, downstream, is_cyclic, reads_of
+from .cores import cores_in_order, downstream, is_cyclic, reads_of, sub_cores
 from .propagate import propagate
 from .solve import SolverConfig, current_config
 from .structure import R_CONVOY, R_MOVE, R_SUPPORT, Structure
@@ -94,9 +94,7 @@ def settle(
             forced.update(rule)
         # What is left of the core may still hold cycles of its own: examine them first,
         # reading them in decision order (never in set order).
-        left = {d for d in core if d not in fixed}
-        within = {d: [r for r in reads[d] if r in left] for d in order if d in left}
-        pending = cores_in_order(within) + pending
+        pending = sub_cores([d for d in core if d not in fixed], reads, order) + pending
     # What is left is acyclic given the settled cores: propagation settles it, or one solve.
     settled = all(d in fixed for d in order)
     rest, _ = propagate(structure, fixed, order) if config.propagate and not settled else ({}, {})
