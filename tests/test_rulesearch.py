@@ -280,7 +280,7 @@ def test_a_misspelt_policy_to_hold_is_given_the_nearest_name(monkeypatch):
     one = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold="brannan")
     free = solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved")
     assert one.runs < free.runs and "brannan = false" in one.description  # held, one name
-    with pytest.raises(TypeError, match="hold: expected a policy.s name or names, found int"):
+    with pytest.raises(TypeError, match=r"hold: expected a policy.s name or names, found int"):
         solver.solve_rules(BY_ID["6.F.18"], "paradox => unresolved", hold=[3])
 
 
