@@ -20,7 +20,7 @@ LAYERS: dict[str, set[str]] = {
     "solver.errors": set(),
     "solver.compiled": set(),  # which modules run compiled; DIPSAT_PURE's switch
     "solver.values": {"solver.errors"},
-    "solver.judge": CORE,
+    "solver.judge": CORE | {"solver.compiled"},  # refuses a stale compiled module first
     "solver.checker": CORE,
     "solver.cycle": CORE | {"solver.judge"},
     "solver.multiverse": CORE | {"solver.judge", "solver.cycle"},
