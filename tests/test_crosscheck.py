@@ -184,6 +184,45 @@ def test_differences_name_the_first_differing_decision():
     assert classify(position, orders, found) == "move: head-to-head"
 
 
+def faulty(fault: str) -> list[str]:
+    """An adjudicator with one injected fault (tests/data/faulty_adapter.py)."""
+    return [sys.executable, str(DATA / "faulty_adapter.py"), fault]
+
+
+ROOT_OF = {
+    "head-to-head": ("move: head-to-head",),
+    "cut": ("support: ",),
+    "convoy": (
+        "move: by convoy",
+        "move: contested by a convoyed army",
+        "support: attacked by a convoyed army",
+    ),
+    "retreat": ("retreats: retreat options",),
+}
+"""The classes that name each injected fault right: the decision it breaks."""
+
+KNOTTY = [
+    *("s2-27", "s2-71", "s2-109", "s2-115", "s2-123", "s2-158", "s2-327", "s2-419"),
+    *("s2-528", "s2-552", "s2-756", "s2-872", "s2-991"),
+]
+"""Turns where an order dipsat finds void, a cycle of differences or a move contested by a
+convoyed army once made the class name another decision than the fault's."""
+
+
+@pytest.mark.parametrize("fault", sorted(ROOT_OF))
+def test_each_injected_fault_is_named_by_its_root(fault):
+    """Both moves of a head-to-head fail, a support is never cut, an attacked fleet cannot
+    convoy, a unit may retreat to where its attacker came from: each fault is named by the
+    decision it breaks (its inputs agree between the engines, its value does not), not by
+    the first differing decision in a fixed order, nor by a void order in the province."""
+    turns = [(name, *random_turn(name)) for name in KNOTTY]
+    summary = check_turns(faulty(fault), [*turns, *random_turns(2, 0, 30)], shrink_cases=False)
+    assert summary.compared == summary.turns == len(KNOTTY) + 30, summary.errors
+    assert summary.classes, "the fault changed nothing"
+    wrong = [c for c in summary.classes if not c.startswith(ROOT_OF[fault])]
+    assert wrong == [], dict(summary.classes)
+
+
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)

@@ -91,6 +91,22 @@ def test_a_retreat_phase_we_cannot_rebuild_says_why(tmp_path):
     )
 
 
+def test_a_movement_phase_is_named_by_the_move_the_record_shows_otherwise(tmp_path):
+    """A record keeps no results of orders: a replay reads each move off where the record
+    puts its unit, and names the mismatch by the move that differs, not 'position'."""
+    data = first_game(2)  # S1901M and F1901M
+    units = data["phases"][1]["state"]["units"]["FRANCE"]
+    assert "A BUR" in units  # A PAR - BUR succeeded
+    data["phases"][1]["state"]["units"]["FRANCE"] = ["A PAR" if u == "A BUR" else u for u in units]
+    report = replay([write_game(tmp_path, "game.json", data)], WEBDIPLOMACY)
+    (mismatch,) = report.mismatches
+    assert (mismatch.expected, mismatch.produced) == (
+        {"units": ["FRANCE: A PAR"]},
+        {"units": ["FRANCE: A BUR"]},
+    )
+    assert mismatch.cause == "move: attack"
+
+
 def malformed(tmp_path: Path) -> dict[str, Path]:
     text = SECOND.read_text(encoding="utf-8")
     unit = json.loads(text)

@@ -220,11 +220,11 @@ def cause_of(
     produced: dict[str, list[str]],
     rules: RuleBook,
 ) -> str:
-    """What a mismatch comes from: in a movement phase the class of its first differing
-    decision, as `dipsat crosscheck` names it ("retreats: retreat options", "support:
-    supports an attack on its own power's unit", ...); in an adjustment phase "civil
-    disorder" when a power's units were removed for it, else "adjustments"; else
-    "retreats"."""
+    """What a mismatch comes from: in a movement phase the class of its root decision, as
+    `dipsat crosscheck` names it ("retreats: retreat options", "move: contested province",
+    ...), each move read off where the record puts its unit (a record keeps no results of
+    orders); in an adjustment phase "civil disorder" when a power's units were removed for
+    it, else "adjustments"; else "retreats"."""
     kind = position.phase.kind
     if kind is PhaseKind.ADJUSTMENT:
         differ = {line.split(":")[0] for a in ("units",) for line in expected.get(a, [])}
@@ -240,13 +240,10 @@ def cause_of(
         key = "retreats" if unit in ours and unit in theirs else "dislodged"
         found[f"{key} {unit}"] = (ours.get(unit), theirs.get(unit))
     if "units" in expected or "units" in produced:
-        found["units"] = (
-            [line.split(": ", 1)[1] for line in produced.get("units", [])],
-            [line.split(": ", 1)[1] for line in expected.get("units", [])],
-        )
+        found["units"] = (produced.get("units", []), expected.get("units", []))
     if not found:
         return "centres" if "centres" in expected or "centres" in produced else "phase"
-    return name_of(position, orders, found, rules)
+    return name_of(position, orders, found, rules, results=False)
 
 
 def _unit_of(line: str) -> str:
