@@ -91,6 +91,38 @@ def test_a_retreat_phase_we_cannot_rebuild_says_why(tmp_path):
     )
 
 
+ROME = DATA / "replay" / "godip-rome-standoff.json"
+
+
+def test_a_record_the_site_adjudicated_otherwise_is_a_mismatch_and_the_replay_goes_on():
+    """The site let France into Rome, where the 2025 rules leave a standoff (the supported
+    F Naples - Rome is dislodged but still bounces A Tuscany).  The retreat phase after it
+    records A Rome where our adjudication has a standoff: once that aborted the whole
+    replay with one message naming neither game nor phase.  Now the movement phase is a
+    mismatch saying what differs, the retreat phase is played from the record as it stands,
+    and the other games of the invocation are replayed too."""
+    report = replay([ROME, FIRST], DATC_2025)
+    assert report.errors == []
+    assert report.games == 2
+    rome = [m.as_json() for m in report.mismatches if m.file == str(ROME)]
+    assert rome == [
+        {
+            "file": str(ROME),
+            "phase": "F1905M",
+            "next": "F1905R",
+            "kind": "M",
+            "expected": {"units": ["FRANCE: A ROM"]},
+            "produced": {"units": ["FRANCE: A TUS"]},
+            "cause": "move: contested province",
+        }
+    ]
+    assert report.transitions == 3 + 35  # F1905R and W1905A played from the record, matching
+    shown = dipsat("replay", "--rules", "2025", "--json", str(ROME), str(FIRST))
+    assert shown.returncode == 1, shown.stderr
+    assert shown.stderr == ""
+    assert json.loads(shown.stdout) == report.as_json()
+
+
 def test_a_movement_phase_is_named_by_the_move_the_record_shows_otherwise(tmp_path):
     """A record keeps no results of orders: a replay reads each move off where the record
     puts its unit, and names the mismatch by the move that differs, not 'position'."""
