@@ -223,6 +223,18 @@ def test_each_injected_fault_is_named_by_its_root(fault):
     assert wrong == [], dict(summary.classes)
 
 
+def test_a_shrunk_case_is_tagged_by_its_own_difference():
+    """s2-0 under a never-cut support is a label difference ('support: support'); shrunk
+    with no regard to the board, it became a case whose own diff showed a dislodgement,
+    still headed [label].  The tag is the written case's, and a label stays a label."""
+    summary = check_turns(faulty("cut"), random_turns(2, 0, 1))
+    assert list(summary.classes) == ["support: support"] and summary.board_disagreements == 0
+    ((key, text),) = summary.cases.items()
+    diff = [line[4:] for line in text.splitlines() if line.startswith("#   ")]
+    assert diff and all(line.startswith("result ") for line in diff), text
+    assert key == "support: support [label]"
+
+
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)

@@ -141,9 +141,15 @@ def _check_turn(
     board = on_the_board(found)
     summary.classes[label] += 1
     summary.boards[label] += board
-    kind = f"{label} [{'board' if board else 'label'}]"
-    if shrink_cases and kind not in summary.cases:
-        summary.cases[kind] = _minimal(name, label, board, position, orders, theirs, ours)
+    if shrink_cases and _tagged(label, board) not in summary.cases:
+        minimal = _minimal(name, label, board, position, orders, theirs, ours)
+        if minimal is not None:
+            summary.cases.setdefault(*minimal)
+
+
+def _tagged(label: str, board: bool) -> str:
+    """A class with the kind of its difference: 'support: support [board]'."""
+    return f"{label} [{'board' if board else 'label'}]"
 
 
 def _minimal(
@@ -154,28 +160,35 @@ def _minimal(
     orders: list[Given],
     theirs: DipsatEngine | ExternalEngine,
     ours: DipsatEngine,
-) -> str:
-    """The turn shrunk while the engines still disagree in the same class, and on the board
-    if they did (else a board bug could shrink to a mere label)."""
+) -> tuple[str, str] | None:
+    """The turn shrunk while the engines still disagree in the same class, on the board
+    if they did and in labels only if they did (else a board bug could shrink to a mere
+    label, or a label to a board difference of another cause), as (its class tagged by
+    what the case's own difference is, the case text); None if the other engine no longer
+    answers the shrunk turn."""
 
-    def disagrees(pos: Position, given: Sequence[Given]) -> bool:
+    def compared(pos: Position, given: Sequence[Given]) -> dict[str, tuple[Any, Any]] | None:
         try:
             mine = ours.adjudicate(name, pos, given)
         except DipsatError:
-            return False
+            return None
         other = theirs.adjudicate(name, pos, given)
         if "error" in other:
-            return False
-        found = differences(mine, other, _convoys(given))
-        if not found or (board and not on_the_board(found)):
+            return None
+        return differences(mine, other, _convoys(given))
+
+    def disagrees(pos: Position, given: Sequence[Given]) -> bool:
+        found = compared(pos, given)
+        if not found or on_the_board(found) != board:
             return False
         return name_of(pos, given, found, ours.rules) == label
 
     small, small_orders = shrink(position, orders, disagrees)
-    found = differences(
-        ours.adjudicate(name, small, small_orders), theirs.adjudicate(name, small, small_orders)
-    )
-    return case_text(f"X.{name}", label, small, small_orders, theirs.name, found, ours.rules)
+    found = compared(small, small_orders)
+    if not found:
+        return None
+    text = case_text(f"X.{name}", label, small, small_orders, theirs.name, found, ours.rules)
+    return _tagged(label, on_the_board(found)), text
 
 
 def _convoys(orders: Sequence[Given]) -> frozenset[str]:
