@@ -22,6 +22,7 @@ from .formats.rulebooks import rule_book
 from .judge import solve
 from .tools.compare import compare
 from .tools.conformance import run
+from .tools.crosscheck.engines import STARTUP_SECONDS
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
 from .tools.replay import KINDS, ReplayReport, explaining
@@ -606,7 +607,18 @@ def crosscheck(
         typer.Option("--from", help="case files or game files to check instead of random turns"),
     ] = None,
     out: Annotated[str | None, typer.Option(help="folder for the minimal cases")] = None,
-    timeout: Annotated[float, typer.Option(help="seconds per request")] = 10.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="seconds the program has for each reply")
+    ] = 10.0,
+    startup: Annotated[
+        float,
+        typer.Option(
+            "--startup-timeout",
+            metavar="SECONDS",
+            help="seconds the program has for its first reply after it starts, when it loads "
+            "its engine and map (600 by default; never less than --timeout)",
+        ),
+    ] = STARTUP_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     board: Annotated[
         str,
@@ -635,6 +647,7 @@ def crosscheck(
         _within("--turns", turns, 1, MAX_TURNS, "a number of turns")
     _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
     _within("--timeout", timeout, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
+    _within("--startup-timeout", startup, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
     if out:
         try:  # before the campaign: a folder that cannot be made would lose its cases
             Path(out).mkdir(parents=True, exist_ok=True)
@@ -651,7 +664,9 @@ def crosscheck(
             if source:
                 chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
-                summary = check_turns(against, chosen, timeout, rules=book, time_limit=time_limit)
+                summary = check_turns(
+                    against, chosen, timeout, rules=book, time_limit=time_limit, startup=startup
+                )
                 bar.update(task, completed=len(chosen))
             else:
                 task = bar.add_task(f"against {against}", total=turns)
@@ -666,6 +681,7 @@ def crosscheck(
                     board=board,
                     rules=book,
                     time_limit=time_limit,
+                    startup=startup,
                 )
     except (DipsatError, MapDataError) as error:
         raise fail(str(error)) from error

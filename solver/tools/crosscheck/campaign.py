@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
 from ..workers import spread
 from .compare import differences, name_of, on_the_board
-from .engines import DipsatEngine, ExternalEngine, engine
+from .engines import STARTUP_SECONDS, DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
 
@@ -85,10 +85,12 @@ def check_turns(
     shrink_cases: bool = True,
     rules: RuleBook = DATC_2025,
     time_limit: float | None = None,
+    startup: float = STARTUP_SECONDS,
 ) -> Summary:
     """Run turns through dipsat (under `rules`, each call of its solver within
     `time_limit` seconds if given: a turn that runs out is an error, not compared) and
-    another engine; shrink the first case of each class, and of each class the first that
+    another engine (`timeout` seconds for each reply, `startup` for the first after the
+    program starts); shrink the first case of each class, and of each class the first that
     reaches the board.  Ctrl-C
     (KeyboardInterrupt) ends the run: the summary counts the turns finished before it and
     says it was interrupted.
@@ -96,7 +98,7 @@ def check_turns(
     Raises:
         ProgramError: the other program cannot be started.
     """
-    ours, theirs = DipsatEngine(rules), engine(against, timeout)
+    ours, theirs = DipsatEngine(rules), engine(against, timeout, startup=startup)
     summary, finished = Summary(), False
     try:
         with nullcontext() if time_limit is None else solver_time_limit(time_limit):
@@ -199,12 +201,17 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float, str, RuleBook, float | None]) -> Summary:
+Chunk = tuple[str, int, int, int, float, float, str, RuleBook, float | None]
+"""A chunk of a campaign: the other engine, the seed, the turns start..stop, its reply
+timeout and start-up allowance, the board, the rule book, the solver's time limit."""
+
+
+def _chunk(args: Chunk) -> Summary:
     """One chunk of a campaign, in whichever process runs it: the solver's time limit
     comes with the chunk (a context variable does not cross processes)."""
-    against, seed, start, stop, timeout, board, rules, seconds = args
+    against, seed, start, stop, timeout, startup, board, rules, seconds = args
     turns = random_turns(seed, start, stop, variant(board))
-    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds)
+    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds, startup=startup)
 
 
 def campaign(
@@ -219,10 +226,12 @@ def campaign(
     board: str = "standard",
     rules: RuleBook = DATC_2025,
     time_limit: float | None = None,
+    startup: float = STARTUP_SECONDS,
 ) -> Summary:
     """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
     `topology.variant` reads it), spread over processes or a Dask cluster, dipsat playing
-    under `rules` (its solver within `time_limit` seconds a call).  Ctrl-C ends it with
+    under `rules` (its solver within `time_limit` seconds a call), the other engine given
+    `timeout` seconds a reply and `startup` for its first after it starts.  Ctrl-C ends it with
     the summary of the chunks finished, marked interrupted (in one process, of the turns
     finished).
 
@@ -231,8 +240,8 @@ def campaign(
     """
     variant(board)  # a bad name or command fails here, not in every worker
     engine(against, timeout).close()
-    jobs = (  # made as the workers need them: turns may be many more than fit in memory
-        (against, seed, s, min(s + chunk, turns), timeout, board, rules, time_limit)
+    jobs: Iterator[Chunk] = (  # made as the workers need them: turns may be many
+        (against, seed, s, min(s + chunk, turns), timeout, startup, board, rules, time_limit)
         for s in range(0, turns, chunk)
     )
     total = Summary()
