@@ -235,6 +235,32 @@ def test_a_shrunk_case_is_tagged_by_its_own_difference():
     assert key == "support: support [label]"
 
 
+def test_powers_are_compared_by_who_they_are_not_by_their_spelling(tmp_path):
+    """On `world` MILA writes PACIFICRUSSIA where dipsat writes PACIFIC-RUSSIA: every turn
+    was a board disagreement.  A reply's powers are read as the board names them."""
+    name, position, orders = next(random_turns(1, 0, 1, variant("world")))
+    ours = DipsatEngine().adjudicate(name, position, orders)
+    assert "PACIFIC-RUSSIA" in ours["units"]
+    mila = {**ours, "units": {p.replace("-", ""): u for p, u in ours["units"].items()}}
+    assert differences(ours, read_reply(json.dumps(mila), name, position.map)) == {}
+    with pytest.raises(ProtocolError, match="expected a power of 'world'.*found 'ATLANTIS'"):
+        read_reply(json.dumps({**mila, "units": {"ATLANTIS": ["A PAR"]}}), name, position.map)
+    judge = tmp_path / "judge.py"
+    judge.write_text(  # dipsat behind the protocol, spelling powers as MILA does
+        "import json, sys\n"
+        "from solver.tools.crosscheck.engines import DipsatEngine\n"
+        "from solver.tools.crosscheck.protocol import read_request\n"
+        "for line in sys.stdin:\n"
+        "    data = json.loads(line)\n"
+        "    reply = DipsatEngine().adjudicate(data['id'], *read_request(data))\n"
+        "    reply['units'] = {p.replace('-', ''): u for p, u in reply['units'].items()}\n"
+        "    print(json.dumps(reply), flush=True)\n",
+        encoding="utf-8",
+    )
+    summary = check_turns([sys.executable, str(judge)], random_turns(1, 0, 8, variant("world")))
+    assert (summary.turns, summary.agreed) == (8, 8), dict(summary.classes)
+
+
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)

@@ -139,6 +139,30 @@ def test_a_movement_phase_is_named_by_the_move_the_record_shows_otherwise(tmp_pa
     assert mismatch.cause == "move: attack"
 
 
+def test_a_power_is_read_by_any_name_its_board_gives_it(tmp_path):
+    """MILA writes the powers of `world` without their hyphen (PACIFICRUSSIA for
+    Pacific-Russia): a game file naming them so is read on that board."""
+    from solver.formats.mila import position_json
+    from solver.values.position import Position
+    from topology import variant
+
+    board = variant("world")
+    state = position_json(Position.opening(board))
+    assert "PACIFIC-RUSSIA" in state["units"]
+
+    def mila(names: dict) -> dict:
+        return {name.replace("-", ""): value for name, value in names.items()}
+
+    phase = {"name": state["phase"], "units": mila(state["units"]), "retreats": {}}
+    phase["centers"] = mila(state["centers"])
+    data = {"map": "world", "phases": [{"name": state["phase"], "orders": {}, "state": phase}]}
+    game = read_game(write_game(tmp_path, "world.json", data))
+    assert game.phases[0].position() == Position.opening(board)
+    data["phases"][0]["state"]["units"]["ATLANTIS"] = []
+    report = replay([write_game(tmp_path, "bad.json", data)], DATC_2025)
+    assert report.errors[0].message.startswith("unknown power 'ATLANTIS'; expected one of ARG")
+
+
 def malformed(tmp_path: Path) -> dict[str, Path]:
     text = SECOND.read_text(encoding="utf-8")
     unit = json.loads(text)
