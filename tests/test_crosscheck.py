@@ -243,7 +243,7 @@ def test_powers_are_compared_by_who_they_are_not_by_their_spelling(tmp_path):
     assert "PACIFIC-RUSSIA" in ours["units"]
     mila = {**ours, "units": {p.replace("-", ""): u for p, u in ours["units"].items()}}
     assert differences(ours, read_reply(json.dumps(mila), name, position.map)) == {}
-    with pytest.raises(ProtocolError, match="expected a power of 'world'.*found 'ATLANTIS'"):
+    with pytest.raises(ProtocolError, match=r"expected a power of 'world'.*found 'ATLANTIS'"):
         read_reply(json.dumps({**mila, "units": {"ATLANTIS": ["A PAR"]}}), name, position.map)
     judge = tmp_path / "judge.py"
     judge.write_text(  # dipsat behind the protocol, spelling powers as MILA does

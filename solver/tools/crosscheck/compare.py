@@ -66,7 +66,10 @@ def classify(
     each order is known (a cross-check's reply), or only the board after (a recorded game:
     a move is then read off where its unit ends up, and a support's result is unknown).
     Decisions a reply does not show (a support without results, a convoy's availability,
-    an army's convoy path) are looked through: their own inputs stand for them.  When a
+    an army's convoy path) are looked through: their own inputs stand for them.  An order
+    dipsat finds void that another engine may carry out is an input of the decisions it
+    would change (`_Seen.suspect_void_orders`).  Differences that read one another in a
+    cycle are named by the one whose equation the other engine breaks.  When a
     disagreement is on the board, a root that leads to the board difference is named
     before one that only changes a label."""
     turn = analyse(position, orders, rules)
@@ -77,7 +80,7 @@ def classify(
     }
     seen = _Seen(structure, found, results)
     seen.suspect_void_orders(reads)
-    roots = _roots(position, orders, rules, structure, seen, reads)
+    roots = _roots(position, orders, rules, seen, reads)
     if not roots:
         return "position"
     order = {(k.value, p): i for i, (k, p) in enumerate(structure.decisions())}
@@ -98,9 +101,7 @@ def classify(
     first = min(roots, key=rank)
     if first in seen.inactive:
         checked = seen.inactive[first]
-        cls = type(checked.order).__name__
-        name = "move" if cls == "Move" else "support" if "Support" in cls else "convoy"
-        return f"{name}: {checked.status.value} for dipsat ({_why(checked)})"
+        return f"{first[0]}: {checked.status.value} for dipsat ({_why(checked)})"
     if first[0] == "dislodged":  # named by the strongest attack on the unit
         attacks = [m for m in structure.attackers.get(first[1], ()) if m in structure.moves]
         if attacks:
@@ -134,7 +135,7 @@ class _Seen:
         self.differing: dict[Key, tuple[Any, Any]] = {}
         self.board: set[Key] = set()
         self.inactive: dict[Key, Checked] = {}
-        self.suspects: set[Key] = set()  # void orders supposed to differ (not shown to)
+        self.suspects: set[Key] = set()  # void orders supposed to differ, not seen to
         units: tuple[list[str], list[str]] = ([], [])
         for key, (a, b) in found.items():
             what, _, where = key.partition(" ")
@@ -192,9 +193,8 @@ class _Seen:
                 going = None
             if going is not None and going not in board.neighbours(p):
                 continue
-            cls = type(checked.order).__name__
-            kind = "move" if cls == "Move" else "support" if "Support" in cls else "convoy"
-            if kind == "convoy" and cls != "Convoy":
+            kind = _kind(checked)
+            if kind is None:
                 continue  # a hold, a retreat, a build: no decision would read it
             # an order dipsat finds void whose own result differs is a root already
             readers = {
@@ -216,17 +216,12 @@ class _Seen:
         checked = self.structure.order_of.get(province)
         if checked is None:
             return
+        kind = _kind(checked)
+        if kind is None or (kind == "convoy" and checked.status is Status.ACTIVE):
+            return  # no result, or one left out of the comparison
         if checked.status is not Status.ACTIVE:
-            cls = type(checked.order).__name__
-            kind = "move" if cls == "Move" else "support" if "Support" in cls else "convoy"
             self.inactive[(kind, province)] = checked
-            self.differing[(kind, province)] = (a, b)
-            return
-        active = {Move: "move", SupportHold: "support", SupportMove: "support"}.get(
-            type(checked.order)
-        )
-        if active:
-            self.differing[(active, province)] = (a, b)
+        self.differing[(kind, province)] = (a, b)
 
     def _dest(self, province: str) -> str | None:
         move = self.structure.moves.get(province)
@@ -237,6 +232,17 @@ class _Seen:
         if d[0] in _HIDDEN:
             return False
         return self.results or d[0] != "support"
+
+
+def _kind(checked: Checked) -> str | None:
+    """The kind of decision an order is about: 'move', 'support', 'convoy' (None: a hold,
+    a retreat, a build)."""
+    order = checked.order
+    if isinstance(order, Move):
+        return "move"
+    if isinstance(order, SupportHold | SupportMove):
+        return "support"
+    return "convoy" if isinstance(order, Convoy) else None
 
 
 def _would_read(s: Structure, p: str, checked: Checked) -> dict[Key, bool | None]:
@@ -300,7 +306,6 @@ def _roots(
     position: Position,
     orders: Sequence[Given],
     rules: RuleBook,
-    structure: Structure,
     seen: _Seen,
     reads: dict[Key, list[Key]],
 ) -> list[Key]:
