@@ -252,21 +252,31 @@ def _would_read(s: Structure, p: str, checked: Checked) -> dict[Key, bool | None
     leaves its province, which a move into it may then enter.  A support counts for the
     unit it supports and against the moves it competes with; a convoy for its army."""
     order = checked.order
-    if isinstance(order, Convoy):
-        return {("move", order.army.place.province): None}
     found: dict[Key, bool | None] = {}
-    if isinstance(order, Move):
+
+    def push(d: Key, value: bool | None) -> None:
+        found[d] = value if found.get(d, value) == value else None  # both ways: either
+
+    if isinstance(order, Convoy):
+        push(("move", order.army.place.province), None)
+    elif isinstance(order, Move):
         q = order.dest.province
-        found |= {("move", r): False for r in s.attackers.get(q, ())}
-        found |= {("move", q): False, ("support", q): False, ("dislodged", q): True}
-        found |= {("move", r): True for r in s.attackers.get(p, ())}
+        for r in s.attackers.get(q, ()):
+            push(("move", r), False)
+        push(("move", q), False)  # a head-to-head battle, or its way out contested
+        push(("support", q), False)
+        push(("dislodged", q), True)
+        for r in s.attackers.get(p, ()):
+            push(("move", r), True)
     elif isinstance(order, SupportHold | SupportMove):
         places = {order.supported.place.province}
         if isinstance(order, SupportMove):
             places.add(order.dest.province)
-        for q in places:
-            found |= {("move", r): None for r in s.attackers.get(q, ())}
-            found |= {("move", q): None, ("dislodged", q): None}
+        for q in sorted(places):
+            for r in s.attackers.get(q, ()):
+                push(("move", r), None)
+            push(("move", q), None)
+            push(("dislodged", q), None)
     found.pop(("move", p), None)
     return found
 
