@@ -26,6 +26,7 @@ from .tools.compare import as_json as as_json_data
 from .tools.compare import compare
 from .tools.compare import lines as compare_lines
 from .tools.conformance import run
+from .tools.crosscheck.engines import STARTUP_SECONDS
 from .tools.explain import explain, render
 from .tools.explore import explore_case, report_json
 from .tools.replay import KINDS, ReplayReport, explaining
@@ -601,7 +602,18 @@ def crosscheck(
         typer.Option("--from", help="case files or game files to check instead of random turns"),
     ] = None,
     out: Annotated[str | None, typer.Option(help="folder for the minimal cases")] = None,
-    timeout: Annotated[float, typer.Option(help="seconds per request")] = 10.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="seconds the program has for each reply")
+    ] = 10.0,
+    startup: Annotated[
+        float,
+        typer.Option(
+            "--startup-timeout",
+            metavar="SECONDS",
+            help="seconds the program has for its first reply after it starts, when it loads "
+            "its engine and map (600 by default; never less than --timeout)",
+        ),
+    ] = STARTUP_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     board: Annotated[
         str,
@@ -630,6 +642,7 @@ def crosscheck(
         _within("--turns", turns, 1, MAX_TURNS, "a number of turns")
     _within("--workers", workers, 1, MAX_WORKERS, "a number of processes")
     _within("--timeout", timeout, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
+    _within("--startup-timeout", startup, 0.001, MAX_TIMEOUT_SECONDS, "seconds")
     if out:
         try:  # before the campaign: a folder that cannot be made would lose its cases
             Path(out).mkdir(parents=True, exist_ok=True)
@@ -646,7 +659,9 @@ def crosscheck(
             if source:
                 chosen = recorded_turns(source, _board(board) if board != "standard" else None)
                 task = bar.add_task(f"against {against}", total=len(chosen))
-                summary = check_turns(against, chosen, timeout, rules=book, time_limit=time_limit)
+                summary = check_turns(
+                    against, chosen, timeout, rules=book, time_limit=time_limit, startup=startup
+                )
                 bar.update(task, completed=len(chosen))
             else:
                 task = bar.add_task(f"against {against}", total=turns)
@@ -661,6 +676,7 @@ def crosscheck(
                     board=board,
                     rules=book,
                     time_limit=time_limit,
+                    startup=startup,
                 )
     except (DipsatError, LimitError, MapDataError) as error:
         raise fail(str(error)) from error

@@ -184,6 +184,83 @@ def test_differences_name_the_first_differing_decision():
     assert classify(position, orders, found) == "move: head-to-head"
 
 
+def faulty(fault: str) -> list[str]:
+    """An adjudicator with one injected fault (tests/data/faulty_adapter.py)."""
+    return [sys.executable, str(DATA / "faulty_adapter.py"), fault]
+
+
+ROOT_OF = {
+    "head-to-head": ("move: head-to-head",),
+    "cut": ("support: ",),
+    "convoy": (
+        "move: by convoy",
+        "move: contested by a convoyed army",
+        "support: attacked by a convoyed army",
+    ),
+    "retreat": ("retreats: retreat options",),
+}
+"""The classes that name each injected fault right: the decision it breaks."""
+
+KNOTTY = [
+    *("s2-27", "s2-71", "s2-109", "s2-115", "s2-123", "s2-158", "s2-327", "s2-419"),
+    *("s2-528", "s2-552", "s2-756", "s2-872", "s2-991"),
+]
+"""Turns where an order dipsat finds void, a cycle of differences or a move contested by a
+convoyed army once made the class name another decision than the fault's."""
+
+
+@pytest.mark.parametrize("fault", sorted(ROOT_OF))
+def test_each_injected_fault_is_named_by_its_root(fault):
+    """Both moves of a head-to-head fail, a support is never cut, an attacked fleet cannot
+    convoy, a unit may retreat to where its attacker came from: each fault is named by the
+    decision it breaks (its inputs agree between the engines, its value does not), not by
+    the first differing decision in a fixed order, nor by a void order in the province."""
+    turns = [(name, *random_turn(name)) for name in KNOTTY]
+    summary = check_turns(faulty(fault), [*turns, *random_turns(2, 0, 30)], shrink_cases=False)
+    assert summary.compared == summary.turns == len(KNOTTY) + 30, summary.errors
+    assert summary.classes, "the fault changed nothing"
+    wrong = [c for c in summary.classes if not c.startswith(ROOT_OF[fault])]
+    assert wrong == [], dict(summary.classes)
+
+
+def test_a_shrunk_case_is_tagged_by_its_own_difference():
+    """s2-0 under a never-cut support is a label difference ('support: support'); shrunk
+    with no regard to the board, it became a case whose own diff showed a dislodgement,
+    still headed [label].  The tag is the written case's, and a label stays a label."""
+    summary = check_turns(faulty("cut"), random_turns(2, 0, 1))
+    assert list(summary.classes) == ["support: support"] and summary.board_disagreements == 0
+    ((key, text),) = summary.cases.items()
+    diff = [line[4:] for line in text.splitlines() if line.startswith("#   ")]
+    assert diff and all(line.startswith("result ") for line in diff), text
+    assert key == "support: support [label]"
+
+
+def test_powers_are_compared_by_who_they_are_not_by_their_spelling(tmp_path):
+    """On `world` MILA writes PACIFICRUSSIA where dipsat writes PACIFIC-RUSSIA: every turn
+    was a board disagreement.  A reply's powers are read as the board names them."""
+    name, position, orders = next(random_turns(1, 0, 1, variant("world")))
+    ours = DipsatEngine().adjudicate(name, position, orders)
+    assert "PACIFIC-RUSSIA" in ours["units"]
+    mila = {**ours, "units": {p.replace("-", ""): u for p, u in ours["units"].items()}}
+    assert differences(ours, read_reply(json.dumps(mila), name, position.map)) == {}
+    with pytest.raises(ProtocolError, match=r"expected a power of 'world'.*found 'ATLANTIS'"):
+        read_reply(json.dumps({**mila, "units": {"ATLANTIS": ["A PAR"]}}), name, position.map)
+    judge = tmp_path / "judge.py"
+    judge.write_text(  # dipsat behind the protocol, spelling powers as MILA does
+        "import json, sys\n"
+        "from solver.tools.crosscheck.engines import DipsatEngine\n"
+        "from solver.tools.crosscheck.protocol import read_request\n"
+        "for line in sys.stdin:\n"
+        "    data = json.loads(line)\n"
+        "    reply = DipsatEngine().adjudicate(data['id'], *read_request(data))\n"
+        "    reply['units'] = {p.replace('-', ''): u for p, u in reply['units'].items()}\n"
+        "    print(json.dumps(reply), flush=True)\n",
+        encoding="utf-8",
+    )
+    summary = check_turns([sys.executable, str(judge)], random_turns(1, 0, 8, variant("world")))
+    assert (summary.turns, summary.agreed) == (8, 8), dict(summary.classes)
+
+
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)

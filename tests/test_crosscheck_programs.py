@@ -205,6 +205,28 @@ def test_a_run_where_every_request_failed_is_an_error(tmp_path: Path) -> None:
     assert summary["errors"][0].endswith("exited (1); stderr: no licence")
 
 
+def test_the_start_up_allowance_is_an_option_and_bounds_a_program_that_never_answers(
+    tmp_path: Path,
+) -> None:
+    """The first reply of a program may take --startup-timeout seconds (600 by default,
+    once fixed): a program that never answers holds the run that long, and no longer."""
+    command = " ".join(program(tmp_path, "import time\ntime.sleep(3600)\n"))
+    began = time.monotonic()
+    result = dipsat(
+        "crosscheck", "--against", command, "--turns", "2", "--json",
+        "--timeout", "0.5", "--startup-timeout", "1",
+    )  # fmt: skip
+    assert time.monotonic() - began < 60
+    assert result.returncode == 2, result.stderr
+    errors = json.loads(result.stdout)["errors"]
+    assert [e.split(": ", 1)[0] for e in errors] == ["s1-0", "s1-1"]
+    assert all(e.endswith("gave no reply within 1 s") for e in errors), errors
+    for value in ("0", "nan", "inf", "-1"):
+        refused = cli("crosscheck", "--against", "dipsat", "--startup-timeout", value)
+        assert refused.exit_code == 2
+        assert refused.stderr.startswith("--startup-timeout: expected seconds from 0.001 to")
+
+
 INTERRUPTING = """
 pids = open(sys.argv[1], "a")
 pids.write(f"{os.getpid()}\\n")

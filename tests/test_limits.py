@@ -171,6 +171,8 @@ ABSURD = [
     ("--timeout", "inf", "--timeout: expected seconds from 0.001 to 86,400, found inf"),
     ("--timeout", "-1", "--timeout: expected seconds from 0.001 to 86,400, found -1.0"),
     ("--timeout", "0", "--timeout: expected seconds from 0.001 to 86,400, found 0.0"),
+    ("--startup-timeout", "nan", "--startup-timeout: expected seconds from 0.001 to 86,400"),
+    ("--startup-timeout", "1e9", "--startup-timeout: expected seconds from 0.001 to 86,400"),
 ]
 
 

@@ -91,6 +91,78 @@ def test_a_retreat_phase_we_cannot_rebuild_says_why(tmp_path):
     )
 
 
+ROME = DATA / "replay" / "godip-rome-standoff.json"
+
+
+def test_a_record_the_site_adjudicated_otherwise_is_a_mismatch_and_the_replay_goes_on():
+    """The site let France into Rome, where the 2025 rules leave a standoff (the supported
+    F Naples - Rome is dislodged but still bounces A Tuscany).  The retreat phase after it
+    records A Rome where our adjudication has a standoff: once that aborted the whole
+    replay with one message naming neither game nor phase.  Now the movement phase is a
+    mismatch saying what differs, the retreat phase is played from the record as it stands,
+    and the other games of the invocation are replayed too."""
+    report = replay([ROME, FIRST], DATC_2025)
+    assert report.errors == []
+    assert report.games == 2
+    rome = [m.as_json() for m in report.mismatches if m.file == str(ROME)]
+    assert rome == [
+        {
+            "file": str(ROME),
+            "phase": "F1905M",
+            "next": "F1905R",
+            "kind": "M",
+            "expected": {"units": ["FRANCE: A ROM"]},
+            "produced": {"units": ["FRANCE: A TUS"]},
+            "cause": "move: contested province",
+        }
+    ]
+    assert report.transitions == 3 + 35  # F1905R and W1905A played from the record, matching
+    shown = dipsat("replay", "--rules", "2025", "--json", str(ROME), str(FIRST))
+    assert shown.returncode == 1, shown.stderr
+    assert shown.stderr == ""
+    assert json.loads(shown.stdout) == report.as_json()
+
+
+def test_a_movement_phase_is_named_by_the_move_the_record_shows_otherwise(tmp_path):
+    """A record keeps no results of orders: a replay reads each move off where the record
+    puts its unit, and names the mismatch by the move that differs, not 'position'."""
+    data = first_game(2)  # S1901M and F1901M
+    units = data["phases"][1]["state"]["units"]["FRANCE"]
+    assert "A BUR" in units  # A PAR - BUR succeeded
+    data["phases"][1]["state"]["units"]["FRANCE"] = ["A PAR" if u == "A BUR" else u for u in units]
+    report = replay([write_game(tmp_path, "game.json", data)], WEBDIPLOMACY)
+    (mismatch,) = report.mismatches
+    assert (mismatch.expected, mismatch.produced) == (
+        {"units": ["FRANCE: A PAR"]},
+        {"units": ["FRANCE: A BUR"]},
+    )
+    assert mismatch.cause == "move: attack"
+
+
+def test_a_power_is_read_by_any_name_its_board_gives_it(tmp_path):
+    """MILA writes the powers of `world` without their hyphen (PACIFICRUSSIA for
+    Pacific-Russia): a game file naming them so is read on that board."""
+    from solver.formats.mila import position_json
+    from solver.values.position import Position
+    from topology import variant
+
+    board = variant("world")
+    state = position_json(Position.opening(board))
+    assert "PACIFIC-RUSSIA" in state["units"]
+
+    def mila(names: dict) -> dict:
+        return {name.replace("-", ""): value for name, value in names.items()}
+
+    phase = {"name": state["phase"], "units": mila(state["units"]), "retreats": {}}
+    phase["centers"] = mila(state["centers"])
+    data = {"map": "world", "phases": [{"name": state["phase"], "orders": {}, "state": phase}]}
+    game = read_game(write_game(tmp_path, "world.json", data))
+    assert game.phases[0].position() == Position.opening(board)
+    data["phases"][0]["state"]["units"]["ATLANTIS"] = []
+    report = replay([write_game(tmp_path, "bad.json", data)], DATC_2025)
+    assert report.errors[0].message.startswith("unknown power 'ATLANTIS'; expected one of ARG")
+
+
 def malformed(tmp_path: Path) -> dict[str, Path]:
     text = SECOND.read_text(encoding="utf-8")
     unit = json.loads(text)

@@ -20,7 +20,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from topology import Board, Key, Kind, Location, MapDataError, UnitType, standard, variant
+from topology import (
+    Board,
+    Key,
+    Kind,
+    Location,
+    MapDataError,
+    UnitType,
+    UnknownNameError,
+    standard,
+    variant,
+)
 from topology.files import TextFileError, parse_json, read_text
 
 from ..errors import DipsatError, OrderSyntaxError
@@ -317,10 +327,15 @@ class _Reader:
         return Phase.parse(name)
 
     def power(self, text: object) -> str:
-        power = text.title() if isinstance(text, str) else ""
-        if power not in self.board.powers:
-            raise self.fail(f"unknown power {text!r}; expected one of the seven, e.g. 'FRANCE'")
-        return power
+        """A power by any name the board gives it: engines spell powers their own way
+        (MILA writes `PACIFICRUSSIA` for the `world` map's `Pacific-Russia`)."""
+        if isinstance(text, str):
+            try:
+                return self.board.lookup_power(text)
+            except UnknownNameError:
+                pass
+        known = ", ".join(p.upper() for p in self.board.powers)
+        raise self.fail(f"unknown power {text!r}; expected one of {known}")
 
     def location(self, text: object, unit_type: UnitType | None, where: str) -> Location:
         match = _PLACE.fullmatch(text) if isinstance(text, str) else None

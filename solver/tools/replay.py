@@ -178,38 +178,61 @@ def _replay_files(
 
 
 def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
-    """Adjudicate each recorded phase that has a successor and add the verdicts to `report`."""
+    """Adjudicate each recorded phase that has a successor and add the verdicts to `report`.
+
+    Each transition starts again from the record, so what one transition finds never stops
+    the next: a recorded state our adjudication cannot lead to is a mismatch of the
+    transition that differs, and the following one is played from the record as it stands.
+    Only an adjudication that fails (the solver out of time) is an error of the report,
+    naming the file and the phase."""
     report.games += 1
     previous: PhaseResolution | None = None
     for here, there in zip(game.phases, game.phases[1:], strict=False):
         assert here.phase is not None  # the end marker is always last
         kind = KINDS[here.phase.kind]
+        try:
+            mismatch, previous = _transition(game.path, here, there, previous, rules)
+        except (DipsatError, LimitError) as error:  # the phase is an error, not compared
+            report.errors.append(ReplayError(game.path, here.name, str(error)))
+            previous = None
+            continue
         counts = report.by_kind[kind]
-        position, note = start_position(here, previous)
-        previous = None
-        if position is not None:
-            try:
-                previous = advance(position, here.orders, rules)
-            except (DipsatError, LimitError) as error:  # the phase is an error, not compared
-                report.errors.append(ReplayError(game.path, here.name, str(error)))
-                continue
-            after = _through_empty_retreats(previous, there, rules)
-            expected, produced = there.snapshot.compare(
-                snapshot(after, rules), with_phase=there.phase is not None
-            )
-        else:
-            expected, produced = {}, {}
         counts["transitions"] += 1
-        if note is None and not expected and not produced:
+        if mismatch is None:
             counts["matched"] += 1
             continue
         counts["mismatched"] += 1
-        cause = None
-        if position is not None and previous is not None:
-            cause = cause_of(position, here.orders, previous, expected, produced, rules)
-        report.mismatches.append(
-            Mismatch(game.path, here.name, there.name, kind, expected, produced, note, cause)
-        )
+        report.mismatches.append(mismatch)
+
+
+def _transition(
+    path: str,
+    here: RecordedPhase,
+    there: RecordedPhase,
+    previous: PhaseResolution | None,
+    rules: RuleBook,
+) -> tuple[Mismatch | None, PhaseResolution | None]:
+    """One transition of a game: its mismatch (None when it matches the record) and our
+    adjudication of it (None when its start could not be rebuilt), which a retreat phase
+    that follows is rebuilt from.
+
+    Raises:
+        DipsatError: the adjudication failed (the solver ran out of time).
+    """
+    assert here.phase is not None
+    kind = KINDS[here.phase.kind]
+    position, note = start_position(here, previous)
+    if position is None:
+        return Mismatch(path, here.name, there.name, kind, {}, {}, note), None
+    done = advance(position, here.orders, rules)
+    after = _through_empty_retreats(done, there, rules)
+    expected, produced = there.snapshot.compare(
+        snapshot(after, rules), with_phase=there.phase is not None
+    )
+    if not expected and not produced:
+        return None, done
+    cause = cause_of(position, here.orders, done, expected, produced, rules)
+    return Mismatch(path, here.name, there.name, kind, expected, produced, None, cause), done
 
 
 def cause_of(
@@ -220,11 +243,11 @@ def cause_of(
     produced: dict[str, list[str]],
     rules: RuleBook,
 ) -> str:
-    """What a mismatch comes from: in a movement phase the class of its first differing
-    decision, as `dipsat crosscheck` names it ("retreats: retreat options", "support:
-    supports an attack on its own power's unit", ...); in an adjustment phase "civil
-    disorder" when a power's units were removed for it, else "adjustments"; else
-    "retreats"."""
+    """What a mismatch comes from: in a movement phase the class of its root decision, as
+    `dipsat crosscheck` names it ("retreats: retreat options", "move: contested province",
+    ...), each move read off where the record puts its unit (a record keeps no results of
+    orders); in an adjustment phase "civil disorder" when a power's units were removed for
+    it, else "adjustments"; else "retreats"."""
     kind = position.phase.kind
     if kind is PhaseKind.ADJUSTMENT:
         differ = {line.split(":")[0] for a in ("units",) for line in expected.get(a, [])}
@@ -240,13 +263,10 @@ def cause_of(
         key = "retreats" if unit in ours and unit in theirs else "dislodged"
         found[f"{key} {unit}"] = (ours.get(unit), theirs.get(unit))
     if "units" in expected or "units" in produced:
-        found["units"] = (
-            [line.split(": ", 1)[1] for line in produced.get("units", [])],
-            [line.split(": ", 1)[1] for line in expected.get("units", [])],
-        )
+        found["units"] = (produced.get("units", []), expected.get("units", []))
     if not found:
         return "centres" if "centres" in expected or "centres" in produced else "phase"
-    return name_of(position, orders, found, rules)
+    return name_of(position, orders, found, rules, results=False)
 
 
 def _unit_of(line: str) -> str:
@@ -308,7 +328,15 @@ def _through_empty_retreats(
 def start_position(
     here: RecordedPhase, previous: PhaseResolution | None
 ) -> tuple[Position | None, str | None]:
-    """The position to adjudicate, or None and why it cannot be built."""
+    """The position to adjudicate, or None and why it cannot be built.
+
+    A retreat phase takes what its record does not keep from our adjudication of the
+    movement phase before it: each dislodged unit's attacker and the provinces a standoff
+    left empty.  Where that adjudication differs from the record (a mismatch of the
+    movement phase, reported there), the record stands: a standoff in a province the record
+    has a unit in is left out (a standoff only keeps retreats out of a province, and an
+    occupied one takes none anyway), and a recorded dislodged unit we did not dislodge
+    makes the phase one we cannot rebuild."""
     assert here.phase is not None
     if here.phase.kind is not PhaseKind.RETREAT:
         return here.position(), None
@@ -330,7 +358,12 @@ def start_position(
                 f"adjudication of {before.code}"
             )
         dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
-    return here.position(tuple(dislodged), previous.standoffs), None
+    occupied = {unit.province for unit in here.units}
+    standoffs = frozenset(p for p in previous.standoffs if p not in occupied)
+    try:
+        return here.position(tuple(dislodged), standoffs), None
+    except DipsatError as error:  # what we rebuilt does not fit the record
+        return None, f"cannot rebuild {here.name} from our adjudication of {before.code}: {error}"
 
 
 def transition_matches(game: Game, index: int, rules: RuleBook) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ from ...values.position import Position
 from ...values.rules import DATC_2025, RuleBook
 from ..workers import spread
 from .compare import differences, name_of, on_the_board
-from .engines import DipsatEngine, ExternalEngine, engine
+from .engines import STARTUP_SECONDS, DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
 
@@ -85,10 +85,12 @@ def check_turns(
     shrink_cases: bool = True,
     rules: RuleBook = DATC_2025,
     time_limit: float | None = None,
+    startup: float = STARTUP_SECONDS,
 ) -> Summary:
     """Run turns through dipsat (under `rules`, each call of its solver within
     `time_limit` seconds if given: a turn that runs out is an error, not compared) and
-    another engine; shrink the first case of each class, and of each class the first that
+    another engine (`timeout` seconds for each reply, `startup` for the first after the
+    program starts); shrink the first case of each class, and of each class the first that
     reaches the board.  Ctrl-C
     (KeyboardInterrupt) ends the run: the summary counts the turns finished before it and
     says it was interrupted.
@@ -96,7 +98,7 @@ def check_turns(
     Raises:
         ProgramError: the other program cannot be started.
     """
-    ours, theirs = DipsatEngine(rules), engine(against, timeout)
+    ours, theirs = DipsatEngine(rules), engine(against, timeout, startup=startup)
     summary, finished = Summary(), False
     try:
         with nullcontext() if time_limit is None else solver_time_limit(time_limit):
@@ -141,9 +143,15 @@ def _check_turn(
     board = on_the_board(found)
     summary.classes[label] += 1
     summary.boards[label] += board
-    kind = f"{label} [{'board' if board else 'label'}]"
-    if shrink_cases and kind not in summary.cases:
-        summary.cases[kind] = _minimal(name, label, board, position, orders, theirs, ours)
+    if shrink_cases and _tagged(label, board) not in summary.cases:
+        minimal = _minimal(name, label, board, position, orders, theirs, ours)
+        if minimal is not None:
+            summary.cases.setdefault(*minimal)
+
+
+def _tagged(label: str, board: bool) -> str:
+    """A class with the kind of its difference: 'support: support [board]'."""
+    return f"{label} [{'board' if board else 'label'}]"
 
 
 def _minimal(
@@ -154,28 +162,35 @@ def _minimal(
     orders: list[Given],
     theirs: DipsatEngine | ExternalEngine,
     ours: DipsatEngine,
-) -> str:
-    """The turn shrunk while the engines still disagree in the same class, and on the board
-    if they did (else a board bug could shrink to a mere label)."""
+) -> tuple[str, str] | None:
+    """The turn shrunk while the engines still disagree in the same class, on the board
+    if they did and in labels only if they did (else a board bug could shrink to a mere
+    label, or a label to a board difference of another cause), as (its class tagged by
+    what the case's own difference is, the case text); None if the other engine no longer
+    answers the shrunk turn."""
 
-    def disagrees(pos: Position, given: Sequence[Given]) -> bool:
+    def compared(pos: Position, given: Sequence[Given]) -> dict[str, tuple[Any, Any]] | None:
         try:
             mine = ours.adjudicate(name, pos, given)
         except (DipsatError, LimitError):  # a smaller turn dipsat cannot play: not this one
-            return False
+            return None
         other = theirs.adjudicate(name, pos, given)
         if "error" in other:
-            return False
-        found = differences(mine, other, _convoys(given))
-        if not found or (board and not on_the_board(found)):
+            return None
+        return differences(mine, other, _convoys(given))
+
+    def disagrees(pos: Position, given: Sequence[Given]) -> bool:
+        found = compared(pos, given)
+        if not found or on_the_board(found) != board:
             return False
         return name_of(pos, given, found, ours.rules) == label
 
     small, small_orders = shrink(position, orders, disagrees)
-    found = differences(
-        ours.adjudicate(name, small, small_orders), theirs.adjudicate(name, small, small_orders)
-    )
-    return case_text(f"X.{name}", label, small, small_orders, theirs.name, found, ours.rules)
+    found = compared(small, small_orders)
+    if not found:
+        return None
+    text = case_text(f"X.{name}", label, small, small_orders, theirs.name, found, ours.rules)
+    return _tagged(label, on_the_board(found)), text
 
 
 def _convoys(orders: Sequence[Given]) -> frozenset[str]:
@@ -186,12 +201,17 @@ def _convoys(orders: Sequence[Given]) -> frozenset[str]:
     )
 
 
-def _chunk(args: tuple[str, int, int, int, float, str, RuleBook, float | None]) -> Summary:
+Chunk = tuple[str, int, int, int, float, float, str, RuleBook, float | None]
+"""A chunk of a campaign: the other engine, the seed, the turns start..stop, its reply
+timeout and start-up allowance, the board, the rule book, the solver's time limit."""
+
+
+def _chunk(args: Chunk) -> Summary:
     """One chunk of a campaign, in whichever process runs it: the solver's time limit
     comes with the chunk (a context variable does not cross processes)."""
-    against, seed, start, stop, timeout, board, rules, seconds = args
+    against, seed, start, stop, timeout, startup, board, rules, seconds = args
     turns = random_turns(seed, start, stop, variant(board))
-    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds)
+    return check_turns(against, turns, timeout, rules=rules, time_limit=seconds, startup=startup)
 
 
 def campaign(
@@ -206,10 +226,12 @@ def campaign(
     board: str = "standard",
     rules: RuleBook = DATC_2025,
     time_limit: float | None = None,
+    startup: float = STARTUP_SECONDS,
 ) -> Summary:
     """Random turns 0..turns-1 of a seed on a board (a variant's name or file, as
     `topology.variant` reads it), spread over processes or a Dask cluster, dipsat playing
-    under `rules` (its solver within `time_limit` seconds a call).  Ctrl-C ends it with
+    under `rules` (its solver within `time_limit` seconds a call), the other engine given
+    `timeout` seconds a reply and `startup` for its first after it starts.  Ctrl-C ends it with
     the summary of the chunks finished, marked interrupted (in one process, of the turns
     finished).
 
@@ -218,8 +240,8 @@ def campaign(
     """
     variant(board)  # a bad name or command fails here, not in every worker
     engine(against, timeout).close()
-    jobs = (  # made as the workers need them: turns may be many more than fit in memory
-        (against, seed, s, min(s + chunk, turns), timeout, board, rules, time_limit)
+    jobs: Iterator[Chunk] = (  # made as the workers need them: turns may be many
+        (against, seed, s, min(s + chunk, turns), timeout, startup, board, rules, time_limit)
         for s in range(0, turns, chunk)
     )
     total = Summary()

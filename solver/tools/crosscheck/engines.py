@@ -165,7 +165,7 @@ class ExternalEngine:
             process.stdin.write(line.encode())
             process.stdin.flush()
             text = self._read_line(process)
-            return read_reply(text, request_id)
+            return read_reply(text, request_id, position.map)
         except TimeoutError:  # before OSError, of which it is a kind
             waited = self.startup if self.fresh else self.timeout
             return self._failed(request_id, f"gave no reply within {waited:g} s")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from topology import Location, UnitType
+from topology import Board, Location, UnitType, UnknownNameError
 
 from ...errors import DipsatError
 from ...formats.mila import place_text, position_json, read_position, unit_text
@@ -135,8 +135,13 @@ def reply(
     }
 
 
-def read_reply(line: str, request_id: str) -> dict[str, Any]:
-    """Check a reply line from another program; a ProtocolError says what was wrong."""
+def read_reply(line: str, request_id: str, board: Board | None = None) -> dict[str, Any]:
+    """Check a reply line from another program; a ProtocolError says what was wrong.
+
+    With the `board` of the request, each power is read as that board names it, by any of
+    its names or aliases, and written as dipsat writes it: engines spell powers their own
+    way (MILA's `PACIFICRUSSIA` is dipsat's `PACIFIC-RUSSIA` on `world`), and a power is
+    compared by who it is, not by its spelling."""
     if len(line) > MAX_REPLY_BYTES or len(line.encode(errors="replace")) > MAX_REPLY_BYTES:
         raise reply_too_long(MAX_REPLY_BYTES)
     try:
@@ -178,12 +183,30 @@ def read_reply(line: str, request_id: str) -> dict[str, Any]:
         for k, v in units.items()
     ):
         raise ProtocolError("expected 'units' to map powers to lists of units such as 'A PAR'")
+    found: dict[str, list[str]] = {}
+    for power, listed in sorted(units.items()):
+        if listed:
+            found.setdefault(_power(power, board), []).extend(listed)
     return {
         "id": request_id,
         "results": dict(sorted(results.items())),
         "dislodged": {k: sorted(v) for k, v in sorted(dislodged.items())},
-        "units": {k.upper(): sorted(v) for k, v in sorted(units.items()) if v},
+        "units": {k: sorted(v) for k, v in sorted(found.items())},
     }
+
+
+def _power(name: str, board: Board | None) -> str:
+    """A power of a reply as dipsat writes it (upper case), found on the board by any of
+    its names; without a board, the name in upper case."""
+    if board is None:
+        return name.upper()
+    try:
+        return board.lookup_power(name).upper()
+    except UnknownNameError:
+        known = ", ".join(p.upper() for p in board.powers)
+        raise ProtocolError(
+            f"expected a power of {board.name!r} ({known}), found {name!r}"
+        ) from None
 
 
 __all__ = [
