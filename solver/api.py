@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from topology import Board
+from topology.files import shown
 
 from .cycle.game import advance
 from .errors import DipsatError, IllegalOrderError, expect_type
@@ -135,7 +136,7 @@ def adjudicate_many(
         for number, pair in enumerate(pairs):
             if not (isinstance(pair, tuple) and len(pair) == 2):
                 raise DipsatError(
-                    f"pairs[{number}]: expected a (position, orders) pair, found {pair!r:.60}"
+                    f"pairs[{number}]: expected a (position, orders) pair, found {shown(pair, 60)}"
                 )
             position, orders = pair
             done.append(advance(position, _orders(orders, position), book))

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from topology import Board, MapDataError, standard, variant, variant_names
-from topology.files import TextFileError, parse_json, read_text
+from topology.files import TextFileError, parse_json, read_text, shown
 
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
@@ -88,8 +88,9 @@ def _within(option: str, value: float, low: float, high: float, what: str) -> No
     """Refuse a numeric option outside low..high (NaN and infinities too), naming the
     option and the range it takes."""
     if not low <= value <= high:  # NaN compares false
-        shown = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
-        raise fail(f"{option}: expected {what} from {shown[0]} to {shown[1]}, found {value!s:.40}")
+        bounds = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
+        found = shown(value) if isinstance(value, int) else f"{value!s:.40}"
+        raise fail(f"{option}: expected {what} from {bounds[0]} to {bounds[1]}, found {found}")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -521,7 +522,7 @@ def _step_number(file: str, step: str | None, phases: list[str]) -> int | None:
             if phases
             else "a number"
         )
-        raise fail(f"{file}: --step {step!r:.40}: expected {known}")
+        raise fail(f"{file}: --step {shown(step, 40)}: expected {known}")
     return named[0]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from topology.files import PlacedError
+from topology.files import PlacedError, shown
 
 
 class DipsatError(ValueError):
@@ -95,4 +95,6 @@ def expect_type(name: str, value: object, kind: type | tuple[type, ...], what: s
         DipsatError: `value` is not a `kind`.
     """
     if not isinstance(value, kind):
-        raise DipsatError(f"{name}: expected {what}, found {type(value).__name__} {value!r:.60}")
+        raise DipsatError(
+            f"{name}: expected {what}, found {type(value).__name__} {shown(value, 60)}"
+        )

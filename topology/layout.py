@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .board import Board
+from .files import shown
 from .loader import MapDataError, read_toml, standard
 
 
@@ -72,7 +73,8 @@ def load_layout(path: str | os.PathLike[str], board: Board) -> Layout:
         )
         if not ok:
             raise MapDataError(
-                f"{path}: places.{key}: expected [x, y] inside {width} x {height}, found {value!r}"
+                f"{path}: places.{key}: expected [x, y] inside {width} x {height}, "
+                f"found {shown(value, 60)}"
             )
         points[key] = (float(value[0]), float(value[1]))
     return Layout(str(raw.get("name", board.name)), width, height, MappingProxyType(points))

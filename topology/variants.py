@@ -11,6 +11,7 @@ import functools
 from pathlib import Path
 
 from .board import Board
+from .files import shown
 from .loader import MapDataError, load_board, standard
 
 VARIANTS_DIR = Path(__file__).parent / "data" / "variants"
@@ -44,7 +45,7 @@ def variant(source: str) -> Board:
     if text and "/" not in text and shipped.is_file():
         return _file(shipped)
     raise MapDataError(
-        f"unknown variant {source!r}: expected one of {', '.join(variant_names())}, "
+        f"unknown variant {shown(source, 60)}: expected one of {', '.join(variant_names())}, "
         "a map file NAME.toml, a MILA map file NAME.map, or mila:NAME"
     )
 

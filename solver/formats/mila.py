@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from topology import Board, Kind, Location, MapDataError, UnitType, standard, variant
-from topology.files import TextFileError, parse_json, read_text
+from topology.files import TextFileError, parse_json, read_text, shown
 
 from ..errors import DipsatError, OrderSyntaxError
 from ..judge.retreat_options import retreat_options
@@ -252,7 +252,7 @@ class _Reader:
             raise self.fail(f"{where}: missing key {key!r}")
         value = data[key]
         if not isinstance(value, kind):
-            raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {value!r:.60}")
+            raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {shown(value, 60)}")
         return value
 
     def game(self, data: object) -> Game:
@@ -275,7 +275,7 @@ class _Reader:
         if named is None:
             return
         if not isinstance(named, str):
-            raise self.fail(f"game.map: expected a map name, found {named!r:.60}")
+            raise self.fail(f"game.map: expected a map name, found {shown(named, 60)}")
         if self.chosen:
             if named != self.board.name:
                 raise self.fail(
@@ -358,7 +358,7 @@ class _Reader:
         for key, texts in raw.items():
             power = self.power(key)
             if not isinstance(texts, list):
-                raise self.fail(f"state.units.{key}: expected a list, found {texts!r:.60}")
+                raise self.fail(f"state.units.{key}: expected a list, found {shown(texts, 60)}")
             for text in texts:
                 star, unit = self.unit(text, power, f"state.units.{key}")
                 if not star:
@@ -377,13 +377,13 @@ class _Reader:
             power = self.power(key)
             where = f"state.retreats.{key}"
             if not isinstance(entries, dict):
-                raise self.fail(f"{where}: expected an object, found {entries!r:.60}")
+                raise self.fail(f"{where}: expected an object, found {shown(entries, 60)}")
             for text, options in entries.items():
                 unit = starred.pop((power, text), None)
                 if unit is None:
                     raise self.fail(f"{where}: {text!r} is not a dislodged (starred) unit")
                 if not isinstance(options, list):
-                    raise self.fail(f"{where}.{text}: expected a list, found {options!r:.60}")
+                    raise self.fail(f"{where}.{text}: expected a list, found {shown(options, 60)}")
                 places = tuple(self.location(o, unit.type, f"{where}.{text}") for o in options)
                 found.append((unit, places))
         if starred:
@@ -396,7 +396,9 @@ class _Reader:
         for key, provinces in raw.items():
             power = self.power(key)
             if not isinstance(provinces, list):
-                raise self.fail(f"state.centers.{key}: expected a list, found {provinces!r:.60}")
+                raise self.fail(
+                    f"state.centers.{key}: expected a list, found {shown(provinces, 60)}"
+                )
             for text in provinces:
                 where = f"state.centers.{key}"
                 location = self.location(text, None, where)
@@ -416,10 +418,12 @@ class _Reader:
             if texts is None:  # MILA writes null for a power that gave no orders
                 continue
             if not isinstance(texts, list):
-                raise self.fail(f"orders.{key}: expected a list or null, found {texts!r:.60}")
+                raise self.fail(f"orders.{key}: expected a list or null, found {shown(texts, 60)}")
             for text in texts:
                 if not isinstance(text, str):
-                    raise self.fail(f"orders.{key}: expected an order string, found {text!r:.60}")
+                    raise self.fail(
+                        f"orders.{key}: expected an order string, found {shown(text, 60)}"
+                    )
                 try:
                     order = parse_given(text, self.board, kind)
                 except OrderSyntaxError as error:

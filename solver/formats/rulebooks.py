@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from topology.files import TextFileError, parse_toml, read_text
+from topology.files import TextFileError, parse_toml, read_text, shown
 
 from ..errors import CaseFormatError, DipsatError
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value, upgraded
@@ -27,14 +27,15 @@ def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
     also = ", or a .toml file" if files else ""
     if not isinstance(rules, str):
         raise DipsatError(
-            f"expected a rule book or its name ({', '.join(RULE_BOOKS)}{also}), found {rules!r}"
+            f"expected a rule book or its name ({', '.join(RULE_BOOKS)}{also}), "
+            f"found {shown(rules, 60)}"
         )
     if rules in RULE_BOOKS:
         return RULE_BOOKS[rules]
     path = Path(rules)
     if files and (path.suffix == ".toml" or path.exists()):
         return load_rule_book(path)
-    raise DipsatError(f"unknown rule book {rules!r}; known: {', '.join(RULE_BOOKS)}{also}")
+    raise DipsatError(f"unknown rule book {shown(rules, 60)}; known: {', '.join(RULE_BOOKS)}{also}")
 
 
 MAX_RULE_BOOK_BYTES = 1_000_000
@@ -62,17 +63,17 @@ def load_rule_book(path: Path) -> RuleBook:
     base_name = data.get("base", "2025")
     if not isinstance(base_name, str) or base_name not in RULE_BOOKS:
         raise CaseFormatError(
-            f"base {base_name!r:.60} is no edition; known: {', '.join(RULE_BOOKS)}", where
+            f"base {shown(base_name, 60)} is no edition; known: {', '.join(RULE_BOOKS)}", where
         )
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip():
         raise CaseFormatError(
-            f"name: expected the rule book's name as text, found {name!r:.60}", where
+            f"name: expected the rule book's name as text, found {shown(name, 60)}", where
         )
     policies: Any = data.get("policies", {})
     if not isinstance(policies, dict):
         raise CaseFormatError(
-            f"policies: expected a [policies] table of changes, found {policies!r:.60}", where
+            f"policies: expected a [policies] table of changes, found {shown(policies, 60)}", where
         )
     spelled: dict[str, Any] = {}
     for key, value in policies.items():

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize
+from topology.files import shown
 
 from ..errors import OrderSyntaxError
 from .orders import (
@@ -560,7 +561,7 @@ def parse_given(text: str, board: Board, phase: str | None = None) -> Given:
     in a retreat phase "A Holland - Belgium" is a retreat, as the DATC writes it.
     """
     if phase is not None and phase not in _PHASE_KINDS:
-        raise ValueError(f"unknown phase kind {phase!r}")
+        raise ValueError(f"unknown phase kind {shown(phase, 60)}")
     if len(text) > MAX_ORDER_CHARS:
         raise OrderSyntaxError(
             f"expected an order of at most {MAX_ORDER_CHARS} characters, found {len(text)}",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from topology import AmbiguousNameError, Board, Location, UnknownNameError, standing_problem
+from topology.files import shown
 
 from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
 from .notation import parse_unit
@@ -73,7 +74,7 @@ class _Reader:
         except (UnknownNameError, AmbiguousNameError):
             known = ", ".join(self.board.powers)
             raise PositionError(
-                f"expected a power ({known}), found {text!r}", number, column
+                f"expected a power ({known}), found {shown(text, 60)}", number, column
             ) from None
 
     def province(self, text: str, number: int, column: int) -> str:
@@ -89,7 +90,7 @@ class _Reader:
             raise PositionError(err.message, number, column + err.column - 1) from None
         if ref.type is None:
             raise PositionError(
-                f"expected a unit such as 'A Paris', found {text!r}", number, column
+                f"expected a unit such as 'A Paris', found {shown(text, 60)}", number, column
             )
         place = ref.place
         if place.timeline is not None or place.turn is not None:

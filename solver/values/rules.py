@@ -21,6 +21,8 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, get_type_hints
 
+from topology.files import shown
+
 from ..errors import CaseFormatError, DipsatError, expect_type
 
 
@@ -384,10 +386,12 @@ def named_rules(rules: str | RuleBook) -> RuleBook:
         return rules
     names, files = ", ".join(RULE_BOOKS), "; solver.rule_book reads a rule-book file"
     if not isinstance(rules, str):
-        raise DipsatError(f"expected a rule book or its name ({names}), found {rules!r:.60}{files}")
+        raise DipsatError(
+            f"expected a rule book or its name ({names}), found {shown(rules, 60)}{files}"
+        )
     book = RULE_BOOKS.get(rules)
     if book is None:
-        raise DipsatError(f"unknown rule book {rules!r}; known: {names}{files}")
+        raise DipsatError(f"unknown rule book {shown(rules, 60)}; known: {names}{files}")
     return book
 
 
@@ -453,7 +457,7 @@ def upgraded(table: Mapping[str, Any], where: str, complete: bool = False) -> di
         value = found.pop("history")
         if not isinstance(value, str) or value not in HISTORY:
             raise CaseFormatError(
-                f"history: expected kept or rewritten, found {value!r:.60}", where
+                f"history: expected kept or rewritten, found {shown(value, 60)}", where
             )
         both = sorted(found.keys() & HISTORY[value].keys())
         if both:
@@ -499,9 +503,9 @@ def _policy(name: str, value: object) -> Any:
     kind = _KINDS[name]
     if kind is bool:
         if not isinstance(value, bool):
-            raise DipsatError(f"{name}: expected true or false, found {value!r:.60}")
+            raise DipsatError(f"{name}: expected true or false, found {shown(value, 60)}")
         return value
     choices = [m.value for m in kind]
     if value not in choices:
-        raise DipsatError(f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}")
+        raise DipsatError(f"{name}: expected one of {', '.join(choices)}, found {shown(value, 60)}")
     return kind(value)
