@@ -67,6 +67,8 @@ def read_text(path: str | os.PathLike[str], limit: int) -> str:
                 raw = _read_bounded(stream, limit)
     except OSError as error:
         raise TextFileError(f"cannot read: {error.strerror or error}") from error
+    except TextFileError:
+        raise
     except ValueError as error:  # a name holding a NUL character, which no file has
         raise TextFileError(f"cannot read: {error}") from error
     return decode(raw)

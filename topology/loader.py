@@ -14,6 +14,7 @@ from typing import Any
 
 from . import files
 from .board import Board
+from .files import shown
 from .names import normalize
 from .places import (
     COASTS,
@@ -48,7 +49,10 @@ _TOP_KEYS = {
 }
 _POWER_KEYS = {"adjective", "home"}
 _POWER_OPTIONAL = {"aliases", "start"}
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+# a table header, '[[province]]' or '[powers.France]': possessive quantifiers (*+, ++)
+# never give back what they took, so a long line is matched in linear time (a lazy name
+# before \s* was quadratic); the name's spaces are stripped where it is read
+_HEADER = re.compile(r"^\s*+(\[\[?+)([^\]]++)\]\]?+\s*+(#.*)?$")
 _KEY = re.compile(r'^\s*([A-Za-z0-9_-]+|"[^"]*")\s*=')
 _PROVINCE_KEYS = {"code", "name", "kind", "centre", "army", "fleet", "coasts", "aliases"}
 
@@ -232,7 +236,7 @@ class _Builder:
         except ValueError:
             kinds = [b.value for b in BuildSites]
             raise self.fail(
-                "top level", f"`builds` must be one of {kinds}, got {value!r}", "builds"
+                "top level", f"`builds` must be one of {kinds}, got {shown(value)}", "builds"
             ) from None
 
     def codes(self, tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
@@ -248,7 +252,7 @@ class _Builder:
                 if code not in tables:
                     raise self.fail(where, f"{code!r} is no province of the board", code)
                 if not isinstance(other, str) or not _CODE.fullmatch(other):
-                    raise self.fail(where, f"expected a lower-case code, got {other!r}", code)
+                    raise self.fail(where, f"expected a lower-case code, got {shown(other)}", code)
             theirs = {c: table.get(c, c) for c in tables}
             twice = sorted(c for c in set(theirs.values()) if list(theirs.values()).count(c) > 1)
             if twice:
@@ -279,7 +283,9 @@ class _Builder:
                 raise self.fail(where, "expected a table")
             code = entry.get("code")
             if not isinstance(code, str) or not _CODE.fullmatch(code):
-                raise self.fail(where, f"`code` must be a lower-case code, got {code!r}", "code")
+                raise self.fail(
+                    where, f"`code` must be a lower-case code, got {shown(code)}", "code"
+                )
             if code in tables:
                 raise self.fail(
                     where, f"province {code!r} listed twice (also #{self.numbers[code]})", "code"
@@ -298,7 +304,9 @@ class _Builder:
             raise self.fail(where, "`name` must be a non-empty string", "name")
         kinds = [k.value for k in Kind]
         if t.get("kind") not in kinds:
-            raise self.fail(where, f"`kind` must be one of {kinds}, got {t.get('kind')!r}", "kind")
+            raise self.fail(
+                where, f"`kind` must be one of {kinds}, got {shown(t.get('kind'))}", "kind"
+            )
         kind = Kind(t["kind"])
         if not isinstance(t.get("centre", False), bool):
             raise self.fail(where, "`centre` must be true or false", "centre")
@@ -485,10 +493,16 @@ class _Builder:
         """A unit of `start`: "A par", "F stp/sc", on a place its type may stand."""
         kind, _, token = text.partition(" ") if isinstance(text, str) else ("", "", "")
         if kind not in ("A", "F") or not token:
-            raise self.fail(where, f'`start` unit {text!r}: expected "A code" or "F code"', "start")
+            raise self.fail(
+                where, f'`start` unit {shown(text)}: expected "A code" or "F code"', "start"
+            )
         code, _, coast = token.partition("/")
         if code not in tables:
-            raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province", "start")
+            raise self.fail(
+                where,
+                f"`start` unit {shown(text)}: {shown(code)} is not a province",
+                "start",
+            )
         t = tables[code]
         province = Province(code, t["name"], Kind(t["kind"]), coasts=tuple(t.get("coasts", {})))
         problem = standing_problem(province, UnitType(kind), coast or None)

@@ -28,6 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from topology.files import NUMBER_DIGITS
+
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
 from ...values.notation import parse_given
@@ -109,7 +111,12 @@ class SavedMultiverse:
 
 
 VARIANT_MULTIVERSE = "multiverse"
-_CODE = re.compile(r"^([a-z]{3})@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")
+# a province on a board, 'mun@0:1': any code of the board ('ab1' too), then the timeline
+# and the turn, each of at most NUMBER_DIGITS digits (a longer one is refused unread)
+_CODE = re.compile(
+    rf"^([a-z][a-z0-9]*)@(0|[1-9][0-9]{{0,{NUMBER_DIGITS - 1}}}):"
+    rf"(0|[1-9][0-9]{{0,{NUMBER_DIGITS - 1}}})$"
+)
 
 
 def new_multiverse(rules: str | RuleBook = "2025") -> SavedMultiverse:
