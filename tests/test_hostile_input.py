@@ -5,6 +5,7 @@ names the file and the line, in time linear in its size, and never gives a trace
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -232,3 +233,87 @@ def test_a_line_of_megabytes_is_read_in_linear_time(shape: str, tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout) < 1000  # a message quotes a short part of what it found
+
+
+# -- a drawing that is no layout ------------------------------------------------------------
+
+ISTHMUS = ROOT / "cases/variants/isthmus.toml"
+ISTHMUS_LAYOUT = """\
+name = "isthmus"
+width = 600
+height = 400
+
+[places]
+nor = [100, 100]
+sou = [100, 300]
+hil = [300, 200]
+ist = [200, 200]
+"ist/nc" = [200, 150]
+"ist/sc" = [200, 250]
+col = [50, 50]
+wam = [50, 350]
+"""
+BAD_LAYOUTS = {
+    "the map itself": (None, ":6: top level: `drawing` is no layout", "width: found none"),
+    "no page size": ("width = inf\nheight = 400\n", ":1: expected positive numbers", "inf"),
+    "no places": ("width = 600\nheight = 400\n", ": expected a [places] table", ""),
+    "a place missing": (ISTHMUS_LAYOUT.replace("wam = [50, 350]\n", ""), ":5: [places]", "wam"),
+    "a place unknown": (ISTHMUS_LAYOUT + "par = [1, 1]\n", ":14: [places]", "unknown: par"),
+    "a place off the page": (ISTHMUS_LAYOUT.replace("[50, 350]", "[50, 401]"), ":13: ", "wam"),
+    "another board's": ((ROOT / "topology/data/standard-layout.toml").read_text(), "", "adr"),
+}
+
+
+def _drawn_isthmus(folder: Path, layout: str | None) -> Path:
+    """The isthmus board with a `drawing` line (line 6) naming `layout` (None: itself)."""
+    lines = ISTHMUS.read_text().splitlines()
+    drawing = "isthmus.toml" if layout is None else "layout.toml"
+    lines.insert(5, f'drawing = "{drawing}"')
+    (folder / "isthmus.toml").write_text("\n".join(lines) + "\n")
+    if layout is not None:
+        (folder / "layout.toml").write_text(layout)
+    (folder / "i.cases").write_text(
+        "variant: isthmus.toml\ncase V.1: t\nNorth:\nF Northport - Cold Sea => succeeds\n"
+    )
+    return folder / "isthmus.toml"
+
+
+@pytest.mark.parametrize("kind", BAD_LAYOUTS)
+def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_loads(
+    kind: str, tmp_path: Path
+) -> None:
+    """It was accepted, and `render` then died with a MapDataError traceback."""
+    from topology import load_board
+
+    layout, where, what = BAD_LAYOUTS[kind]
+    path = _drawn_isthmus(tmp_path, layout)
+    with pytest.raises(MapDataError) as caught:
+        load_board(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:6: top level: `drawing` is no layout of this board: ")
+    drawn = path if layout is None else tmp_path / "layout.toml"
+    assert f"{drawn}{where}" in message and what in message, message
+    for command in (
+        ("render", "i.cases", "--out", "i.svg"),
+        ("check", "--html", "i.html", "i.cases"),
+        ("game", "new", "g.json", "--variant", "isthmus.toml"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "solver", *command],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr and "is no layout" in done.stderr, done.stderr
+
+
+def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
+    from topology import layout_of, load_board
+
+    board = load_board(_drawn_isthmus(tmp_path, ISTHMUS_LAYOUT))
+    assert layout_of(board).points["ist/nc"] == (200.0, 150.0)
+    result = dipsat("render", str(tmp_path / "i.cases"), "--out", str(tmp_path / "i.svg"))
+    assert result.returncode == 0, result.stderr

@@ -1,7 +1,7 @@
 """Reading and checking map files (TOML) into :class:`~topology.board.Board`.
 
 Every fault is reported as ``FILE:LINE: where: what was expected`` (the line of the key or
-table at fault; TOML itself gives no positions, so :class:`_Lines` finds them in the text).
+table at fault; TOML itself gives no positions, so :class:`KeyLines` finds them in the text).
 The format is described in ``docs/variants.md``."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def board_from_text(text: str, origin: str | os.PathLike[str]) -> Board:
         MapDataError: the text is not valid TOML or breaks a rule of the format.
     """
     path = Path(origin)
-    return _Builder(path, parse_toml(text, path), _Lines(text)).build()
+    return _Builder(path, parse_toml(text, path), KeyLines(text)).build()
 
 
 def read_text(path: Path, what: str) -> str:
@@ -104,9 +104,9 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
     return parse_toml(read_text(path, what), path)
 
 
-class _Lines:
-    """The line of each table and key of a map file's text: ``[[province]]`` tables by
-    number, ``[powers.X]`` tables by power, the top level as ``()``."""
+class KeyLines:
+    """The line of each table and key of a map or layout file's text: ``[[province]]``
+    tables by number, ``[powers.X]`` tables by power, the top level as ``()``."""
 
     def __init__(self, text: str) -> None:
         self.tables: dict[tuple[str, ...], dict[str, int]] = {(): {}}
@@ -142,7 +142,7 @@ def standard() -> Board:
 class _Builder:
     """Checks the raw TOML data of one file and turns it into a Board."""
 
-    def __init__(self, path: Path, raw: dict[str, Any], lines: _Lines) -> None:
+    def __init__(self, path: Path, raw: dict[str, Any], lines: KeyLines) -> None:
         self.path = path
         self.raw = raw
         self.lines = lines
@@ -200,7 +200,7 @@ class _Builder:
             for code, t in tables.items()
         ]
         centres = sum(1 for t in tables.values() if t.get("centre", False))
-        return Board(
+        board = Board(
             name,
             provinces,
             powers,
@@ -213,6 +213,21 @@ class _Builder:
             origin=self.path.resolve(),
             codes=self.codes(tables),
         )
+        self.check_drawing(board)
+        return board
+
+    def check_drawing(self, board: Board) -> None:
+        """Read the board's drawing now, so that a file that is no layout of it is refused
+        with the board, not when a picture is first drawn (the layout is kept for then)."""
+        if board.drawing is None:
+            return
+        from .layout import layout_of  # the layout module reads boards: imported here
+
+        try:
+            layout_of(board)
+        except MapDataError as exc:
+            message = f"`drawing` is no layout of this board: {exc}"
+            raise self.fail("top level", message, "drawing") from exc
 
     def number(self, key: str, low: int, high: int | None, default: int | None) -> int | None:
         """A whole number of the top level between ``low`` and ``high``, or the default."""
