@@ -317,3 +317,57 @@ def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
     assert layout_of(board).points["ist/nc"] == (200.0, 150.0)
     result = dipsat("render", str(tmp_path / "i.cases"), "--out", str(tmp_path / "i.svg"))
     assert result.returncode == 0, result.stderr
+
+
+# -- province codes that are not three letters ------------------------------------------------
+
+CODES = ROOT / "cases/variants/digit_codes.toml"  # codes ab1, p0, a, x2, col, wam
+
+
+def test_a_game_on_a_board_of_codes_with_digits_plays_through(tmp_path: Path) -> None:
+    """`game new` wrote such a game, and nothing could load it: "expected a unit such as
+    'A PAR', found 'F AB1'"."""
+    game = str(tmp_path / "g.json")
+
+    def run(*args: str) -> str:
+        result = dipsat(*args)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    run("game", "new", game, "--variant", str(CODES))
+    assert "North: F Northport; 1 centres: AB1" in run("game", "show", game)
+    run("game", "order", game, "North: F ab1 - col", "South: A Southport - x2")
+    run("game", "adjudicate", game)
+    run("game", "order", game, "North: F col - x2/nc", "South: A x2 - a")
+    assert "F Cold Sea - Isthmus(nc): succeeds" in run("game", "adjudicate", game)
+    assert "North: F Isthmus(nc); 2 centres: AB1 X2" in run("game", "show", game)
+    run("game", "order", game, "North: Build F ab1", "South: Build A p0")
+    run("game", "adjudicate", game)
+    shown = run("game", "show", game)
+    assert "North: F Northport, F Isthmus(nc)" in shown and "South: A Highlands, A Southport" in (
+        shown
+    )
+    run("render", game, "--out", str(tmp_path / "g.svg"))
+
+
+def test_a_recorded_game_on_such_a_board_is_read() -> None:
+    from solver.formats.mila import parse_game
+    from topology import variant
+
+    state = {
+        "units": {"NORTH": ["F X2/NC", "A A"], "SOUTH": ["A P0"]},
+        "centers": {"NORTH": ["AB1", "A"], "SOUTH": ["P0"]},
+        "retreats": {},
+        "name": "S0001M",
+    }
+    phase = {"name": "S0001M", "state": state, "orders": {"NORTH": ["A A - AB1"]}}
+    game = parse_game({"map": "digit_codes", "phases": [phase]}, "g.json", variant(str(CODES)))
+    (recorded,) = game.phases
+    assert sorted(str(u.location) for u in recorded.units) == ["a", "p0", "x2/nc"]
+    assert str(recorded.orders[0].order) == "A a - ab1"
+
+
+def test_a_cross_check_on_such_a_board_agrees_with_itself() -> None:
+    result = dipsat("crosscheck", "--against", "dipsat", "--variant", str(CODES), "--turns", "20")
+    assert result.returncode == 0, result.stderr
+    assert "20 turns: 20 agree" in result.stdout

@@ -35,8 +35,10 @@ MAX_GAME_FILE_BYTES = 64_000_000
 
 END = "COMPLETED"  # the pseudo-phase that ends some games
 _PHASE = re.compile(r"([SF])(\d{4})([MR])|(W)(\d{4})(A)")
-_UNIT = re.compile(r"(\*?)([AF]) ([A-Z]{3})(?:/([NSEW]C))?")
-_PLACE = re.compile(r"([A-Z]{3})(?:/([NSEW]C))?")
+# a province is written by its code in capitals: three letters on the standard board, any
+# letters and digits a board gives it ('AB1') on others
+_UNIT = re.compile(r"(\*?)([AF]) ([A-Z][A-Z0-9]*)(?:/([NSEW]C))?")
+_PLACE = re.compile(r"([A-Z][A-Z0-9]*)(?:/([NSEW]C))?")
 _PARSER_KIND = {
     PhaseKind.MOVEMENT: "movement",
     PhaseKind.RETREAT: "retreat",
@@ -97,7 +99,7 @@ def place_text(place: Location | Place) -> str:
     return f"{place.province.upper()}{coast}"
 
 
-_UNIT_TEXT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
+_UNIT_TEXT = re.compile(r"^[AF] [A-Z][A-Z0-9]*(/[NSEW]C)?$")
 
 
 def position_json(position: Position) -> dict[str, Any]:

@@ -39,8 +39,9 @@ from .orders import (
     timeline_index,
 )
 
+# a word starts with a letter and may hold digits after it, as a province code may ('ab1')
 _TOKEN = re.compile(
-    r"\s*(?:(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)|(?P<num>\d+)|(?P<arrow>->|=>|→)|(?P<punct>\S))"
+    r"\s*(?:(?P<word>[^\W\d_][^\W_]*(?:'[^\W\d_]+)?)|(?P<num>\d+)|(?P<arrow>->|=>|→)|(?P<punct>\S))"
 )
 
 # Keyword spellings, compared after `_fold` (lower case, no accents).
