@@ -371,3 +371,72 @@ def test_a_cross_check_on_such_a_board_agrees_with_itself() -> None:
     result = dipsat("crosscheck", "--against", "dipsat", "--variant", str(CODES), "--turns", "20")
     assert result.returncode == 0, result.stderr
     assert "20 turns: 20 agree" in result.stdout
+
+
+# -- ambiguous boards -------------------------------------------------------------------------
+
+ISTHMUS_TEXT = ISTHMUS.read_text()
+AMBIGUOUS = {
+    "two provinces of one name": (
+        ('name = "Southport"', 'name = "Northport"'),
+        "province 'sou': name 'Northport' also names province 'nor': every order naming it",
+    ),
+    "a name with a line break": (
+        ('name = "Southport"', 'name = "South\\nport"'),
+        "province 'sou': name 'South\\nport' holds a line break",
+    ),
+    "a name written as a place of the multiverse": (
+        ('name = "Highlands"', 'name = "a-Highlands@3"'),
+        "province 'hil': name 'a-Highlands@3' holds '@', which marks a board",
+    ),
+    "a name starting as a timeline does": (
+        ('name = "Highlands"', 'name = "b-Highlands"'),
+        "province 'hil': name 'b-Highlands' starts as a place of the multiverse does",
+    ),
+    "an alias of another province": (
+        ('aliases = ["Neck"]', 'aliases = ["Highlands"]'),
+        "province 'ist': alias 'Highlands' also names province 'hil'",
+    ),
+    "an alias that is a power's name": (
+        ('aliases = ["Neck"]', 'aliases = ["Meridia"]'),
+        "province 'ist': alias 'Meridia' is also a name of power 'South'",
+    ),
+    "a power's alias that is a province's name": (
+        ('aliases = ["Meridia"]', 'aliases = ["Warm Sea"]'),
+        "power 'South': alias 'Warm Sea' is also a name of province 'wam'",
+    ),
+    "a power's name with a comma": (
+        ('adjective = "Southern"', 'adjective = "South, ern"'),
+        "power 'South': name 'South, ern' holds ',', which separates the units of a position",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", AMBIGUOUS)
+def test_an_ambiguous_board_is_refused_at_the_line_that_says_so(kind: str, tmp_path: Path) -> None:
+    """Each was loaded without complaint: the orders naming the place were then refused,
+    or the name could not be read back from a position or a case file."""
+    from topology import load_board
+
+    (old, new), message = AMBIGUOUS[kind]
+    assert ISTHMUS_TEXT.count(old) == 1
+    text = ISTHMUS_TEXT.replace(old, new)
+    path = tmp_path / "ambiguous.toml"
+    path.write_text(text)
+    rows = zip(text.splitlines(), ISTHMUS_TEXT.splitlines(), strict=True)
+    line = next(n for n, (row, was) in enumerate(rows, 1) if row != was)  # the changed line
+    with pytest.raises(MapDataError) as caught:
+        load_board(path)
+    assert str(caught.value).startswith(f"{path}:{line}: {message}"), str(caught.value)
+    result = dipsat("check", "--variant", str(path), "cases/datc/6A.cases")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_every_shipped_board_and_milas_maps_still_load() -> None:
+    from topology import variant, variant_names
+    from topology.milamap import load_mila_map, mila_map_names
+
+    for name in variant_names():
+        assert variant(name).provinces
+    for name in mila_map_names():
+        assert load_mila_map(name).provinces

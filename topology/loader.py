@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,31 @@ _POWER_OPTIONAL = {"aliases", "start"}
 _HEADER = re.compile(r"^\s*+(\[\[?+)([^\]]++)\]\]?+\s*+(#.*)?$")
 _KEY = re.compile(r'^\s*([A-Za-z0-9_-]+|"[^"]*")\s*=')
 _PROVINCE_KEYS = {"code", "name", "kind", "centre", "army", "fleet", "coasts", "aliases"}
+# what a character of a name would mean where dipsat writes names and reads them back
+_SEPARATORS = {
+    "#": "starts a comment",
+    ",": "separates the units of a position",
+    "@": "marks a board of the multiverse ('a-Munich@3')",
+}
+_WHAT = {"code": "code", "name": "name", "aliases": "alias"}
+_TIMELINE_PREFIX = re.compile(r"[a-z]{1,2}-\w")  # 'b-Munich': Munich on timeline b
+
+
+def name_problem(text: str, power: bool = False) -> str | None:
+    """Why a name (of a province, or a `power`) could not be written in an order, a
+    position or a case file and read back as itself; None if it can."""
+    for char in text:
+        if unicodedata.category(char).startswith("C"):  # control, format, unassigned
+            what = (
+                "a line break" if char in "\n\r" else f"the invisible character U+{ord(char):04X}"
+            )
+            return f"holds {what}: a name is written on one line"
+    for char, meaning in (*_SEPARATORS.items(), *([(":", "ends a header")] if power else [])):
+        if char in text:
+            return f"holds {char!r}, which {meaning}"
+    if _TIMELINE_PREFIX.match(text):
+        return "starts as a place of the multiverse does ('b-Munich': Munich on timeline b)"
+    return None
 
 
 class MapDataError(ValueError):
@@ -182,9 +209,11 @@ class _Builder:
             raise self.fail("top level", "expected a [[province]] array of tables")
 
         tables = self.read_provinces(entries)
+        self.check_province_names(tables)
         army_edges = self.read_army_edges(tables)
         fleet_edges = self.read_fleet_edges(tables)
         powers = self.read_powers(raw.get("powers"), tables)
+        self.check_aliases(tables, powers)
         home_of = {code: p.name for p in powers for code in p.home}
 
         provinces = [
@@ -317,6 +346,7 @@ class _Builder:
     def check_province(self, where: str, t: dict[str, Any]) -> None:
         if not isinstance(t.get("name"), str) or not normalize(t["name"]):
             raise self.fail(where, "`name` must be a non-empty string", "name")
+        self.check_name(where, t["name"], "name")
         kinds = [k.value for k in Kind]
         if t.get("kind") not in kinds:
             raise self.fail(
@@ -330,6 +360,8 @@ class _Builder:
             isinstance(a, str) and normalize(a) for a in aliases
         ):
             raise self.fail(where, "`aliases` must be a list of non-empty strings", "aliases")
+        for alias in aliases:
+            self.check_name(where, alias, "aliases")
 
         has = {key: key in t for key in ("army", "fleet", "coasts")}
         wanted = {
@@ -368,6 +400,58 @@ class _Builder:
                         f"coast {coast!r} has no fleet neighbour: no fleet could use it",
                         "coasts",
                     )
+
+    def check_name(self, where: str, text: str, key: str, power: bool = False) -> None:
+        """A name that reads back as itself wherever dipsat writes it (`name_problem`)."""
+        problem = name_problem(text, power)
+        if problem is not None:
+            raise self.fail(where, f"name {shown(text)} {problem}", key)
+
+    def check_province_names(self, tables: dict[str, dict[str, Any]]) -> None:
+        """No two provinces share a code, name or alias (as names are compared): every
+        order naming it would be refused as ambiguous."""
+        named: dict[tuple[str, ...], str] = {}
+        for code, t in tables.items():
+            texts = [(code, "code"), (t["name"], "name")]
+            texts += [(a, "aliases") for a in t.get("aliases", [])]
+            for text, key in texts:
+                other = named.setdefault(normalize(text), code)
+                if other != code:
+                    raise self.fail(
+                        f"province {code!r}",
+                        f"{_WHAT[key]} {shown(text)} also names province {other!r}: "
+                        "every order naming it would be ambiguous",
+                        key,
+                    )
+
+    def check_aliases(self, tables: dict[str, dict[str, Any]], powers: list[Power]) -> None:
+        """No alias of a province is a power's name, and no alias of a power a province's
+        name or alias (a power's alias may be a province's code, as England's 'ENG' is
+        the English Channel's): each would read as the other where both may stand."""
+        of_power = {
+            normalize(text): power.name
+            for power in powers
+            for text in (power.name, power.adjective, *power.aliases)
+        }
+        of_province = {
+            normalize(text): code
+            for code, t in tables.items()
+            for text in (t["name"], *t.get("aliases", []))
+        }
+        for code, t in tables.items():
+            self.aliases_apart(f"province {code!r}", t.get("aliases", []), of_power, "power")
+        for power in powers:
+            self.aliases_apart(f"power {power.name!r}", power.aliases, of_province, "province")
+
+    def aliases_apart(
+        self, where: str, aliases: Iterable[str], names: dict[tuple[str, ...], str], what: str
+    ) -> None:
+        """Refuse the first alias that is one of `names` (of a power or a province)."""
+        for alias in aliases:
+            other = names.get(normalize(alias))
+            if other is not None:
+                message = f"alias {shown(alias)} is also a name of {what} {other!r}"
+                raise self.fail(where, message, "aliases")
 
     def check_list(self, where: str, key: str, what: str, lst: Any) -> None:
         if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
@@ -474,6 +558,10 @@ class _Builder:
                 raise self.fail(
                     where, "name, `adjective` and `aliases` must be non-empty strings", "aliases"
                 )
+            for text, key in zip(
+                texts, ("", "adjective", *["aliases"] * len(aliases)), strict=True
+            ):
+                self.check_name(where, text, key, power=True)
             for text in texts:
                 other = seen_names.setdefault(normalize(text), name)
                 if other != name:

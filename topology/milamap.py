@@ -30,7 +30,7 @@ from pathlib import Path
 from . import files
 from .board import Board
 from .files import shown
-from .loader import MAX_MAP_FILE_BYTES, MAX_YEAR, MapDataError, board_from_text
+from .loader import MAX_MAP_FILE_BYTES, MAX_YEAR, MapDataError, board_from_text, name_problem
 from .names import normalize
 from .places import COASTS
 
@@ -698,6 +698,7 @@ class _Converter:
         centres = self.centres()
         provinces = tuple(self.province(code, centres) for code in sorted(self.playable))
         powers = self.powers({p.code for p in provinces if p.kind == "land"})
+        self.check_readable_names(provinces, powers)
         return _BoardOut(
             name=self.path.stem,
             origin=self.origin(),
@@ -782,6 +783,66 @@ class _Converter:
                 f"{code} ({name}): MILA's ambiguous {which} {listed} {verb} left out."
             )
         return _distinct((t for n in lines for t in (n.name, *n.aliases)), (code, name))
+
+    def check_readable_names(
+        self, provinces: tuple[_ProvinceOut, ...], powers: tuple[_PowerOut, ...]
+    ) -> None:
+        """The names dipsat's format refuses (``topology.loader``): one that cannot be read
+        back (`name_problem`), a name of two provinces, a province's alias that names a
+        power, a power's alias that names a province; each at the line that gave it."""
+        power_names = {
+            normalize(text): power.name
+            for power in powers
+            for text in (power.name, power.adjective, *power.aliases)
+        }
+        named: dict[tuple[str, ...], str] = {}
+        for province in provinces:
+            code = province.code.upper()
+            texts = [(province.code, "code"), (province.name, "name")]
+            texts += [(alias, "alias") for alias in province.aliases]
+            for text, kind in texts:
+                at = self.said(code, text)
+                problem = name_problem(text)
+                if problem is not None:
+                    raise _fault(at, f"{code}: the {kind} {shown(text)} {problem}")
+                other = named.setdefault(normalize(text), code)
+                if other != code:
+                    raise _fault(
+                        at,
+                        f"{code}: the {kind} {shown(text)} also names {other}: every order "
+                        "naming it would be ambiguous",
+                    )
+                if kind == "alias" and normalize(text) in power_names:
+                    raise _fault(
+                        at,
+                        f"{code}: the alias {shown(text)} is also a name of the power "
+                        f"{power_names[normalize(text)]}",
+                    )
+        spoken = {
+            normalize(text): p.code.upper() for p in provinces for text in (p.name, *p.aliases)
+        }
+        for power in powers:
+            key = _power_id(power.name)
+            for text in (power.name, power.adjective, *power.aliases):
+                at = self.said(key, text, self.facts.powers[key].at)
+                problem = name_problem(text, power=True)
+                if problem is not None:
+                    raise _fault(at, f"{power.name}: the name {shown(text)} {problem}")
+            for alias in power.aliases:
+                clash = spoken.get(normalize(alias))  # a province's code may be one (ENG)
+                if clash is not None:
+                    raise _fault(
+                        self.said(key, alias, self.facts.powers[key].at),
+                        f"{power.name}: the alias {shown(alias)} is also a name of {clash}",
+                    )
+
+    def said(self, code: str, text: str, otherwise: _At | None = None) -> _At:
+        """The name line that gave ``code`` the name or alias ``text``, else ``otherwise``
+        or the place's own line."""
+        for name in self.facts.names:
+            if name.code == code and text in (name.name, *name.aliases, *name.unclear):
+                return name.at
+        return otherwise or self.at(code)
 
     def coasts_of(self, code: str) -> list[str]:
         """The coasts of the province ``code``: ``["SPA/NC", "SPA/SC"]``."""
