@@ -151,6 +151,7 @@ POSITION = solver.Position.opening()
         lambda v: solver.Position(POSITION.phase, (), (("par", v),), board=POSITION.board),
         lambda v: solver.Phase(v, solver.Season.SPRING, solver.PhaseKind.MOVEMENT),
         lambda v: solver.Phase(1901, v, solver.PhaseKind.MOVEMENT),
+        lambda v: solver.Phase.parse(v),
         lambda v: solver.parse_orders(v, POSITION),
         lambda v: solver.adjudicate(v, ""),
         lambda v: solver.adjudicate(POSITION, [v]),

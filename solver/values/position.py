@@ -19,7 +19,7 @@ from topology import (
 )
 from topology.files import shown
 
-from ..errors import DipsatError, PositionError
+from ..errors import DipsatError, PositionError, expect_type
 from .orders import CODES, Names
 
 T = TypeVar("T")
@@ -98,6 +98,7 @@ class Phase:
     @classmethod
     def parse(cls, text: str) -> Phase:
         """'Spring 1901 movement', 'Fall 1902 retreats' or the MILA code 'F1902R'."""
+        expect_type("text", text, str, "a phase as text such as 'S1901M'")
         text = text.strip()
         expected = f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {shown(text)}"
         short = re.fullmatch(r"([SFWsfw])([0-9]{1,6})([MRAmra])", text)
