@@ -162,6 +162,7 @@ POSITION = solver.Position.opening()
         lambda v: solver.rule_book(v),
         lambda v: solver.Multiverse.start(v),
         lambda v: solver.read_cases(v),
+        lambda v: solver.variant(v),
     ],
 )
 @pytest.mark.parametrize(

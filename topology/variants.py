@@ -30,8 +30,9 @@ def variant(source: str) -> Board:
 
     Raises:
         MapDataError: no such variant, or the file is unreadable or breaks the format.
+        TypeError: `source` is not text.
     """
-    text = source.strip()
+    text = _text(source).strip()
     if text == "standard":
         return standard()
     if text.startswith("mila:"):
@@ -48,6 +49,14 @@ def variant(source: str) -> Board:
         f"unknown variant {shown(source, 60)}: expected one of {', '.join(variant_names())}, "
         "a map file NAME.toml, a MILA map file NAME.map, or mila:NAME"
     )
+
+
+def _text(source: object) -> str:
+    """`source` itself if it is text (a Python caller may pass anything)."""
+    if not isinstance(source, str):
+        found = f"{type(source).__name__} {shown(source)}"
+        raise TypeError(f"source: expected a variant's name or file as text, found {found}")
+    return source
 
 
 @functools.cache
