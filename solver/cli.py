@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from topology import Board, MapDataError, standard, variant, variant_names
-from topology.files import TextFileError, parse_json, read_text, shown
+from topology.files import TextFileError, parse_json, probe, read_text, shown
 
 from .errors import CaseFormatError, DipsatError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
@@ -367,7 +367,7 @@ def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
     """The case chosen with --case in a case file, or in the case files of a folder (as
     `check` reads them); the only case of a file needs no --case."""
     on = _board(board)
-    folder = Path(file).is_dir()
+    folder = probe(file) == "folder"
     if folder and case is None:
         raise fail(f"{file}: a folder of case files; choose the case with --case")
     try:

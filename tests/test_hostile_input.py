@@ -442,3 +442,23 @@ def test_every_shipped_board_and_milas_maps_still_load() -> None:
         assert variant(name).provinces
     for name in mila_map_names():
         assert load_mila_map(name).provinces
+
+
+LONG_NAME = "a" * 5000  # longer than any file name the system can look up
+
+
+def test_a_name_too_long_to_look_up_is_no_file_of_that_name() -> None:
+    """Path.exists and Path.is_file raise OSError for such a name (Python 3.11)."""
+    with pytest.raises(MapDataError, match="unknown variant"):
+        solver.variant(LONG_NAME)
+    with pytest.raises(DipsatError, match="unknown rule book"):
+        solver.rule_book(LONG_NAME)
+    for command in (
+        ("check", "--variant", LONG_NAME, "cases/datc/6A.cases"),
+        ("check", "--rules", LONG_NAME, "cases/datc/6A.cases"),
+        ("check", LONG_NAME),
+        ("render", LONG_NAME, "--out", "x.svg"),
+    ):
+        result = dipsat(*command)
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr, result.stderr

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import reprlib
+import stat
 import sys
 import tomllib
 from typing import Any, BinaryIO
@@ -46,6 +47,19 @@ class PlacedError(ValueError):
 class TextFileError(PlacedError):
     """Text that cannot be read or parsed (line and column 0: the whole file cannot be
     read, or is too large)."""
+
+
+def probe(path: str | os.PathLike[str]) -> str:
+    """What a name a user gave stands for: "file" (a regular file), "folder", "other" (a
+    device, a pipe), or "" for nothing, also where the name cannot be looked up at all (too
+    long for the system, or holding a NUL character), which `Path.exists` raises for."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return ""
+    if stat.S_ISREG(mode):
+        return "file"
+    return "folder" if stat.S_ISDIR(mode) else "other"
 
 
 def read_text(path: str | os.PathLike[str], limit: int) -> str:

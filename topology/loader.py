@@ -16,7 +16,7 @@ from typing import Any
 
 from . import files
 from .board import Board
-from .files import shown
+from .files import probe, shown
 from .names import normalize
 from .places import (
     COASTS,
@@ -313,7 +313,7 @@ class _Builder:
         if not isinstance(value, str) or not value:
             raise self.fail("top level", "`drawing` must name a layout file", "drawing")
         found = self.path.parent / value
-        if not found.is_file():
+        if probe(found) != "file":
             raise self.fail("top level", f"`drawing` file {str(found)!r} does not exist", "drawing")
         return found
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from . import files
 from .board import Board
-from .files import shown
+from .files import probe, shown
 from .loader import MAX_MAP_FILE_BYTES, MAX_YEAR, MapDataError, board_from_text, name_problem
 from .names import normalize
 from .places import COASTS
@@ -79,7 +79,7 @@ def find_mila_map(source: str | os.PathLike[str]) -> Path:
         MapDataError: no such file, and no such map in the package.
     """
     path = Path(source)
-    if path.exists() and not path.is_dir():  # a file, or a device or pipe read as one
+    if probe(path) in ("file", "other"):  # a file, or a device or pipe read as one
         return path
     text = os.fspath(source)
     if "/" in text or os.sep in text:
@@ -91,7 +91,7 @@ def find_mila_map(source: str | os.PathLike[str]) -> Path:
             "be named) is not installed"
         )
     found = folder / (text if text.endswith(".map") else f"{text}.map")
-    if found.is_file():
+    if probe(found) == "file":
         return found
     raise MapDataError(
         f"{text}: no such MILA map file, nor a map of the {PACKAGE} package "
@@ -303,10 +303,10 @@ class _Reader:
         """A file a MAP or USES line names: beside the file of the line, else among the
         maps of the ``diplomacy`` package."""
         beside = at.path.parent / name
-        if beside.is_file():
+        if probe(beside) == "file":
             return beside
         folder = mila_maps_folder()
-        if folder is not None and (folder / name).is_file():
+        if folder is not None and probe(folder / name) == "file":
             return folder / name
         among = f" nor among the maps of the {PACKAGE} package" if folder else ""
         raise _fault(at, f"no map file {name} beside {at.path.name}{among}")

@@ -11,7 +11,7 @@ import functools
 from pathlib import Path
 
 from .board import Board
-from .files import shown
+from .files import probe, shown
 from .loader import MapDataError, load_board, standard
 
 VARIANTS_DIR = Path(__file__).parent / "data" / "variants"
@@ -43,7 +43,7 @@ def variant(source: str) -> Board:
     if path.suffix == ".toml":
         return _file(path.resolve())
     shipped = VARIANTS_DIR / f"{text}.toml"
-    if text and "/" not in text and shipped.is_file():
+    if text and "/" not in text and probe(shipped) == "file":
         return _file(shipped)
     raise MapDataError(
         f"unknown variant {shown(source, 60)}: expected one of {', '.join(variant_names())}, "

@@ -30,7 +30,7 @@ from topology import (
     standing_problem,
     variant,
 )
-from topology.files import NumberError, TextFileError, read_text, shown, whole_number
+from topology.files import NumberError, TextFileError, probe, read_text, shown, whole_number
 
 from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError
@@ -1178,9 +1178,10 @@ def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """The case files under the given paths (`*.cases`), sorted."""
     for path in map(Path, paths):
-        if path.is_dir():
+        found = probe(path)
+        if found == "folder":
             yield from sorted(path.rglob("*.cases"))
-        elif path.exists():
+        elif found:
             yield path
         else:
             raise CaseFormatError("cannot read: No such file or directory", str(path), 0)

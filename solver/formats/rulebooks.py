@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from topology.files import TextFileError, parse_toml, read_text, shown
+from topology.files import TextFileError, parse_toml, probe, read_text, shown
 
 from ..errors import CaseFormatError, DipsatError
 from ..values.rules import POLICIES, RULE_BOOKS, RuleBook, policy_value, upgraded
@@ -33,7 +33,7 @@ def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
     if rules in RULE_BOOKS:
         return RULE_BOOKS[rules]
     path = Path(rules)
-    if files and (path.suffix == ".toml" or path.exists()):
+    if files and (path.suffix == ".toml" or probe(path)):
         return load_rule_book(path)
     raise DipsatError(f"unknown rule book {shown(rules, 60)}; known: {', '.join(RULE_BOOKS)}{also}")
 
