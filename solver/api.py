@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from topology import Board
+from topology.files import shown
 
 from .cycle.game import advance
-from .errors import IllegalOrderError, expect_type, shown
+from .errors import IllegalOrderError, expect_type
 from .formats.cases import Case
 from .formats.cases import read_cases as _read_cases
 from .formats.rulebooks import rule_book

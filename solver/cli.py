@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from topology import Board, MapDataError, standard, variant, variant_names
-from topology.files import TextFileError, parse_json, read_text
+from topology.files import TextFileError, parse_json, probe, read_text, shown
 
 from .errors import CaseFormatError, DipsatError, LimitError, OrderSyntaxError
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
@@ -93,8 +93,9 @@ def _within(option: str, value: float, low: float, high: float, what: str) -> No
     """Refuse a numeric option outside low..high (NaN and infinities too), naming the
     option and the range it takes."""
     if not low <= value <= high:  # NaN compares false
-        shown = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
-        raise fail(f"{option}: expected {what} from {shown[0]} to {shown[1]}, found {value!s:.40}")
+        bounds = [f"{x:,}" if isinstance(x, int) else f"{x:,g}" for x in (low, high)]
+        found = shown(value) if isinstance(value, int) else f"{value!s:.40}"
+        raise fail(f"{option}: expected {what} from {bounds[0]} to {bounds[1]}, found {found}")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -371,7 +372,7 @@ def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
     """The case chosen with --case in a case file, or in the case files of a folder (as
     `check` reads them); the only case of a file needs no --case."""
     on = _board(board)
-    folder = Path(file).is_dir()
+    folder = probe(file) == "folder"
     if folder and case is None:
         raise fail(f"{file}: a folder of case files; choose the case with --case")
     try:
@@ -526,7 +527,7 @@ def _step_number(file: str, step: str | None, phases: list[str]) -> int | None:
             if phases
             else "a number"
         )
-        raise fail(f"{file}: --step {step!r:.40}: expected {known}")
+        raise fail(f"{file}: --step {shown(step, 40)}: expected {known}")
     return named[0]
 
 

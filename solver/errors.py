@@ -6,10 +6,9 @@ naming the argument (`expect_type`).  docs/api.md lists them."""
 from __future__ import annotations
 
 import difflib
-import math
 from collections.abc import Iterable
 
-from topology.files import PlacedError
+from topology.files import PlacedError, shown
 
 
 class DipsatError(ValueError):
@@ -128,15 +127,3 @@ def did_you_mean(found: object, known: Iterable[str]) -> str:
 
 def _folded(name: str) -> str:
     return name.lower().replace("_", "-")
-
-
-def shown(value: object, width: int = 60) -> str:
-    """`repr(value)` cut to `width` characters, for a message.  An integer too long to
-    print (Python refuses past 4,300 digits, and a message should not hold thousands) is
-    told by its length: "an integer of 5,001 digits"."""
-    if isinstance(value, int) and value.bit_length() > 4 * width:
-        digits = max(1, math.floor((abs(value).bit_length() - 1) * math.log10(2)))
-        while 10**digits <= abs(value):
-            digits += 1
-        return f"an integer of {digits:,} digits"
-    return f"{value!r:.{width}}"

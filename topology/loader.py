@@ -1,7 +1,7 @@
 """Reading and checking map files (TOML) into :class:`~topology.board.Board`.
 
 Every fault is reported as ``FILE:LINE: where: what was expected`` (the line of the key or
-table at fault; TOML itself gives no positions, so :class:`_Lines` finds them in the text).
+table at fault; TOML itself gives no positions, so :class:`KeyLines` finds them in the text).
 The format is described in ``docs/variants.md``."""
 
 from __future__ import annotations
@@ -9,11 +9,14 @@ from __future__ import annotations
 import functools
 import os
 import re
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from . import files
 from .board import Board
+from .files import probe, shown
 from .names import normalize
 from .places import (
     COASTS,
@@ -48,9 +51,37 @@ _TOP_KEYS = {
 }
 _POWER_KEYS = {"adjective", "home"}
 _POWER_OPTIONAL = {"aliases", "start"}
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+# a table header, '[[province]]' or '[powers.France]': possessive quantifiers (*+, ++)
+# never give back what they took, so a long line is matched in linear time (a lazy name
+# before \s* was quadratic); the name's spaces are stripped where it is read
+_HEADER = re.compile(r"^\s*+(\[\[?+)([^\]]++)\]\]?+\s*+(#.*)?$")
 _KEY = re.compile(r'^\s*([A-Za-z0-9_-]+|"[^"]*")\s*=')
 _PROVINCE_KEYS = {"code", "name", "kind", "centre", "army", "fleet", "coasts", "aliases"}
+# what a character of a name would mean where dipsat writes names and reads them back
+_SEPARATORS = {
+    "#": "starts a comment",
+    ",": "separates the units of a position",
+    "@": "marks a board of the multiverse ('a-Munich@3')",
+}
+_WHAT = {"code": "code", "name": "name", "aliases": "alias"}
+_TIMELINE_PREFIX = re.compile(r"[a-z]{1,2}-\w")  # 'b-Munich': Munich on timeline b
+
+
+def name_problem(text: str, power: bool = False) -> str | None:
+    """Why a name (of a province, or a `power`) could not be written in an order, a
+    position or a case file and read back as itself; None if it can."""
+    for char in text:
+        if unicodedata.category(char).startswith("C"):  # control, format, unassigned
+            what = (
+                "a line break" if char in "\n\r" else f"the invisible character U+{ord(char):04X}"
+            )
+            return f"holds {what}: a name is written on one line"
+    for char, meaning in (*_SEPARATORS.items(), *([(":", "ends a header")] if power else [])):
+        if char in text:
+            return f"holds {char!r}, which {meaning}"
+    if _TIMELINE_PREFIX.match(text):
+        return "starts as a place of the multiverse does ('b-Munich': Munich on timeline b)"
+    return None
 
 
 class MapDataError(ValueError):
@@ -79,7 +110,7 @@ def board_from_text(text: str, origin: str | os.PathLike[str]) -> Board:
         MapDataError: the text is not valid TOML or breaks a rule of the format.
     """
     path = Path(origin)
-    return _Builder(path, parse_toml(text, path), _Lines(text)).build()
+    return _Builder(path, parse_toml(text, path), KeyLines(text)).build()
 
 
 def read_text(path: Path, what: str) -> str:
@@ -103,9 +134,9 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
     return parse_toml(read_text(path, what), path)
 
 
-class _Lines:
-    """The line of each table and key of a map file's text: ``[[province]]`` tables by
-    number, ``[powers.X]`` tables by power, the top level as ``()``."""
+class KeyLines:
+    """The line of each table and key of a map or layout file's text: ``[[province]]``
+    tables by number, ``[powers.X]`` tables by power, the top level as ``()``."""
 
     def __init__(self, text: str) -> None:
         self.tables: dict[tuple[str, ...], dict[str, int]] = {(): {}}
@@ -141,7 +172,7 @@ def standard() -> Board:
 class _Builder:
     """Checks the raw TOML data of one file and turns it into a Board."""
 
-    def __init__(self, path: Path, raw: dict[str, Any], lines: _Lines) -> None:
+    def __init__(self, path: Path, raw: dict[str, Any], lines: KeyLines) -> None:
         self.path = path
         self.raw = raw
         self.lines = lines
@@ -181,9 +212,11 @@ class _Builder:
             raise self.fail("top level", "expected a [[province]] array of tables")
 
         tables = self.read_provinces(entries)
+        self.check_province_names(tables)
         army_edges = self.read_army_edges(tables)
         fleet_edges = self.read_fleet_edges(tables)
         powers = self.read_powers(raw.get("powers"), tables)
+        self.check_aliases(tables, powers)
         home_of = {code: p.name for p in powers for code in p.home}
 
         provinces = [
@@ -199,7 +232,7 @@ class _Builder:
             for code, t in tables.items()
         ]
         centres = sum(1 for t in tables.values() if t.get("centre", False))
-        return Board(
+        board = Board(
             name,
             provinces,
             powers,
@@ -212,6 +245,21 @@ class _Builder:
             origin=self.path.resolve(),
             codes=self.codes(tables),
         )
+        self.check_drawing(board)
+        return board
+
+    def check_drawing(self, board: Board) -> None:
+        """Read the board's drawing now, so that a file that is no layout of it is refused
+        with the board, not when a picture is first drawn (the layout is kept for then)."""
+        if board.drawing is None:
+            return
+        from .layout import layout_of  # the layout module reads boards: imported here
+
+        try:
+            layout_of(board)
+        except MapDataError as exc:
+            message = f"`drawing` is no layout of this board: {exc}"
+            raise self.fail("top level", message, "drawing") from exc
 
     def number(self, key: str, low: int, high: int | None, default: int | None) -> int | None:
         """A whole number of the top level between ``low`` and ``high``, or the default."""
@@ -235,7 +283,7 @@ class _Builder:
         except ValueError:
             kinds = [b.value for b in BuildSites]
             raise self.fail(
-                "top level", f"`builds` must be one of {kinds}, got {value!r}", "builds"
+                "top level", f"`builds` must be one of {kinds}, got {shown(value)}", "builds"
             ) from None
 
     def codes(self, tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
@@ -251,7 +299,7 @@ class _Builder:
                 if code not in tables:
                     raise self.fail(where, f"{code!r} is no province of the board", code)
                 if not isinstance(other, str) or not _CODE.fullmatch(other):
-                    raise self.fail(where, f"expected a lower-case code, got {other!r}", code)
+                    raise self.fail(where, f"expected a lower-case code, got {shown(other)}", code)
             theirs = {c: table.get(c, c) for c in tables}
             twice = sorted(c for c in set(theirs.values()) if list(theirs.values()).count(c) > 1)
             if twice:
@@ -268,7 +316,7 @@ class _Builder:
         if not isinstance(value, str) or not value:
             raise self.fail("top level", "`drawing` must name a layout file", "drawing")
         found = self.path.parent / value
-        if not found.is_file():
+        if probe(found) != "file":
             raise self.fail("top level", f"`drawing` file {str(found)!r} does not exist", "drawing")
         return found
 
@@ -282,7 +330,9 @@ class _Builder:
                 raise self.fail(where, "expected a table")
             code = entry.get("code")
             if not isinstance(code, str) or not _CODE.fullmatch(code):
-                raise self.fail(where, f"`code` must be a lower-case code, got {code!r}", "code")
+                raise self.fail(
+                    where, f"`code` must be a lower-case code, got {shown(code)}", "code"
+                )
             if code in tables:
                 raise self.fail(
                     where, f"province {code!r} listed twice (also #{self.numbers[code]})", "code"
@@ -299,9 +349,12 @@ class _Builder:
     def check_province(self, where: str, t: dict[str, Any]) -> None:
         if not isinstance(t.get("name"), str) or not normalize(t["name"]):
             raise self.fail(where, "`name` must be a non-empty string", "name")
+        self.check_name(where, t["name"], "name")
         kinds = [k.value for k in Kind]
         if t.get("kind") not in kinds:
-            raise self.fail(where, f"`kind` must be one of {kinds}, got {t.get('kind')!r}", "kind")
+            raise self.fail(
+                where, f"`kind` must be one of {kinds}, got {shown(t.get('kind'))}", "kind"
+            )
         kind = Kind(t["kind"])
         if not isinstance(t.get("centre", False), bool):
             raise self.fail(where, "`centre` must be true or false", "centre")
@@ -310,6 +363,8 @@ class _Builder:
             isinstance(a, str) and normalize(a) for a in aliases
         ):
             raise self.fail(where, "`aliases` must be a list of non-empty strings", "aliases")
+        for alias in aliases:
+            self.check_name(where, alias, "aliases")
 
         has = {key: key in t for key in ("army", "fleet", "coasts")}
         wanted = {
@@ -348,6 +403,58 @@ class _Builder:
                         f"coast {coast!r} has no fleet neighbour: no fleet could use it",
                         "coasts",
                     )
+
+    def check_name(self, where: str, text: str, key: str, power: bool = False) -> None:
+        """A name that reads back as itself wherever dipsat writes it (`name_problem`)."""
+        problem = name_problem(text, power)
+        if problem is not None:
+            raise self.fail(where, f"name {shown(text)} {problem}", key)
+
+    def check_province_names(self, tables: dict[str, dict[str, Any]]) -> None:
+        """No two provinces share a code, name or alias (as names are compared): every
+        order naming it would be refused as ambiguous."""
+        named: dict[tuple[str, ...], str] = {}
+        for code, t in tables.items():
+            texts = [(code, "code"), (t["name"], "name")]
+            texts += [(a, "aliases") for a in t.get("aliases", [])]
+            for text, key in texts:
+                other = named.setdefault(normalize(text), code)
+                if other != code:
+                    raise self.fail(
+                        f"province {code!r}",
+                        f"{_WHAT[key]} {shown(text)} also names province {other!r}: "
+                        "every order naming it would be ambiguous",
+                        key,
+                    )
+
+    def check_aliases(self, tables: dict[str, dict[str, Any]], powers: list[Power]) -> None:
+        """No alias of a province is a power's name, and no alias of a power a province's
+        name or alias (a power's alias may be a province's code, as England's 'ENG' is
+        the English Channel's): each would read as the other where both may stand."""
+        of_power = {
+            normalize(text): power.name
+            for power in powers
+            for text in (power.name, power.adjective, *power.aliases)
+        }
+        of_province = {
+            normalize(text): code
+            for code, t in tables.items()
+            for text in (t["name"], *t.get("aliases", []))
+        }
+        for code, t in tables.items():
+            self.aliases_apart(f"province {code!r}", t.get("aliases", []), of_power, "power")
+        for power in powers:
+            self.aliases_apart(f"power {power.name!r}", power.aliases, of_province, "province")
+
+    def aliases_apart(
+        self, where: str, aliases: Iterable[str], names: dict[tuple[str, ...], str], what: str
+    ) -> None:
+        """Refuse the first alias that is one of `names` (of a power or a province)."""
+        for alias in aliases:
+            other = names.get(normalize(alias))
+            if other is not None:
+                message = f"alias {shown(alias)} is also a name of {what} {other!r}"
+                raise self.fail(where, message, "aliases")
 
     def check_list(self, where: str, key: str, what: str, lst: Any) -> None:
         if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
@@ -454,6 +561,10 @@ class _Builder:
                 raise self.fail(
                     where, "name, `adjective` and `aliases` must be non-empty strings", "aliases"
                 )
+            for text, key in zip(
+                texts, ("", "adjective", *["aliases"] * len(aliases)), strict=True
+            ):
+                self.check_name(where, text, key, power=True)
             for text in texts:
                 other = seen_names.setdefault(normalize(text), name)
                 if other != name:
@@ -488,10 +599,16 @@ class _Builder:
         """A unit of `start`: "A par", "F stp/sc", on a place its type may stand."""
         kind, _, token = text.partition(" ") if isinstance(text, str) else ("", "", "")
         if kind not in ("A", "F") or not token:
-            raise self.fail(where, f'`start` unit {text!r}: expected "A code" or "F code"', "start")
+            raise self.fail(
+                where, f'`start` unit {shown(text)}: expected "A code" or "F code"', "start"
+            )
         code, _, coast = token.partition("/")
         if code not in tables:
-            raise self.fail(where, f"`start` unit {text!r}: {code!r} is not a province", "start")
+            raise self.fail(
+                where,
+                f"`start` unit {shown(text)}: {shown(code)} is not a province",
+                "start",
+            )
         t = tables[code]
         province = Province(code, t["name"], Kind(t["kind"]), coasts=tuple(t.get("coasts", {})))
         problem = standing_problem(province, UnitType(kind), coast or None)

@@ -29,7 +29,8 @@ from pathlib import Path
 
 from . import files
 from .board import Board
-from .loader import MAX_MAP_FILE_BYTES, MapDataError, board_from_text
+from .files import probe, shown
+from .loader import MAX_MAP_FILE_BYTES, MAX_YEAR, MapDataError, board_from_text, name_problem
 from .names import normalize
 from .places import COASTS
 
@@ -78,7 +79,7 @@ def find_mila_map(source: str | os.PathLike[str]) -> Path:
         MapDataError: no such file, and no such map in the package.
     """
     path = Path(source)
-    if path.exists() and not path.is_dir():  # a file, or a device or pipe read as one
+    if probe(path) in ("file", "other"):  # a file, or a device or pipe read as one
         return path
     text = os.fspath(source)
     if "/" in text or os.sep in text:
@@ -90,7 +91,7 @@ def find_mila_map(source: str | os.PathLike[str]) -> Path:
             "be named) is not installed"
         )
     found = folder / (text if text.endswith(".map") else f"{text}.map")
-    if found.is_file():
+    if probe(found) == "file":
         return found
     raise MapDataError(
         f"{text}: no such MILA map file, nor a map of the {PACKAGE} package "
@@ -281,9 +282,9 @@ class _Reader:
 
     def victory(self, words: list[str], at: _At) -> None:
         try:
-            counts = [int(word) for word in words[1:]]
-        except ValueError:
-            raise _fault(at, "VICTORY expects whole numbers of supply centres") from None
+            counts = [files.whole_number(word) for word in words[1:]]
+        except files.NumberError as err:
+            raise _fault(at, f"VICTORY expects whole numbers of supply centres: {err}") from None
         self.facts.victory = (counts, at)
 
     def uses(self, key: str, words: list[str], at: _At) -> None:
@@ -302,10 +303,10 @@ class _Reader:
         """A file a MAP or USES line names: beside the file of the line, else among the
         maps of the ``diplomacy`` package."""
         beside = at.path.parent / name
-        if beside.is_file():
+        if probe(beside) == "file":
             return beside
         folder = mila_maps_folder()
-        if folder is not None and (folder / name).is_file():
+        if folder is not None and probe(folder / name) == "file":
             return folder / name
         among = f" nor among the maps of the {PACKAGE} package" if folder else ""
         raise _fault(at, f"no map file {name} beside {at.path.name}{among}")
@@ -333,10 +334,12 @@ class _Reader:
             raise _fault(at, "expected a name line: Full Name = code [alias...]")
         code = words[0].upper()
         if not _CODE.fullmatch(code):
-            raise _fault(at, f"expected a code such as ADR or SPA/NC after '=', found {words[0]!r}")
+            raise _fault(
+                at, f"expected a code such as ADR or SPA/NC after '=', found {shown(words[0])}"
+            )
         for other in self.facts.names:
             if other.name.upper() == name.upper():
-                raise _fault(at, f"the name {name!r} is given twice (also at {other.at})")
+                raise _fault(at, f"the name {shown(name)} is given twice (also at {other.at})")
         aliases = tuple(a.replace("+", " ") for a in words[1:] if not a.endswith("?"))
         unclear = tuple(a[:-1].replace("+", " ") for a in words[1:] if a.endswith("?"))
         self.facts.names.append(_Name(name, code, aliases, unclear, at))
@@ -356,7 +359,7 @@ class _Reader:
         if any(word.upper() == "ABUTS" for word in words):
             raise _fault(
                 at,
-                f"unknown keyword {words[0]!r}: expected COAST, LAND, WATER, PORT, SHUT or "
+                f"unknown keyword {shown(words[0])}: expected COAST, LAND, WATER, PORT, SHUT or "
                 "AMEND before a code and ABUTS",
             )
         if len(words) > 2 and words[1] == "->":
@@ -366,7 +369,7 @@ class _Reader:
             return None
         power = _power_id(key)
         if not power:
-            raise _fault(at, f"expected a power name, found {words[0]!r}")
+            raise _fault(at, f"expected a power name, found {shown(words[0])}")
         line = self.facts.powers.setdefault(power, _PowerLine(key, at))
         rest = words[1:]
         if rest and rest[0].startswith("("):
@@ -375,7 +378,7 @@ class _Reader:
                 raise _fault(
                     at,
                     f"expected the adjective as one word in brackets, such as (ENGLISH) or "
-                    f"(ENGLISH:E), found {adjective!r}",
+                    f"(ENGLISH:E), found {shown(adjective)}",
                 )
             line.adjective = adjective[1:-1].partition(":")[0] or None
         reset = power in self.facts.inhabits
@@ -421,7 +424,8 @@ class _Reader:
         power = self.need_power("a unit", at, power)
         if len(words) != 2:
             raise _fault(
-                at, f"expected a unit such as 'A PAR' or 'F STP/SC', found {' '.join(words)!r}"
+                at,
+                f"expected a unit such as 'A PAR' or 'F STP/SC', found {shown(' '.join(words))}",
             )
         place = words[1].upper()
         for units in self.facts.units.values():
@@ -493,7 +497,8 @@ class _Reader:
         code = words[1]
         if not _CODE.fullmatch(code):
             raise _fault(
-                at, f"{key} expects the code of a place such as ADR or SPA/NC, found {code!r}"
+                at,
+                f"{key} expects the code of a place such as ADR or SPA/NC, found {shown(code)}",
             )
         if not (code.isupper() or code.islower()):
             raise _fault(
@@ -502,7 +507,7 @@ class _Reader:
                 "province of a place with coasts (MILA's engine finds no place written so)",
             )
         if len(words) > 2 and words[2].upper() != "ABUTS":
-            raise _fault(at, f"expected ABUTS after {key} {code}, found {words[2]!r}")
+            raise _fault(at, f"expected ABUTS after {key} {code}, found {shown(words[2])}")
         places = self.facts.places
         old = places.pop(code.swapcase(), None)
         if old is not None and code.isupper() and "/" not in code:
@@ -693,6 +698,7 @@ class _Converter:
         centres = self.centres()
         provinces = tuple(self.province(code, centres) for code in sorted(self.playable))
         powers = self.powers({p.code for p in provinces if p.kind == "land"})
+        self.check_readable_names(provinces, powers)
         return _BoardOut(
             name=self.path.stem,
             origin=self.origin(),
@@ -745,7 +751,7 @@ class _Converter:
             for abut in place.abuts or ():
                 if self.facts.place(abut.text) is None:
                     raise _fault(
-                        abut.at, f"ABUTS names {abut.text!r}, which is no place of the map"
+                        abut.at, f"ABUTS names {shown(abut.text)}, which is no place of the map"
                     )
 
     def check_names(self) -> None:
@@ -777,6 +783,66 @@ class _Converter:
                 f"{code} ({name}): MILA's ambiguous {which} {listed} {verb} left out."
             )
         return _distinct((t for n in lines for t in (n.name, *n.aliases)), (code, name))
+
+    def check_readable_names(
+        self, provinces: tuple[_ProvinceOut, ...], powers: tuple[_PowerOut, ...]
+    ) -> None:
+        """The names dipsat's format refuses (``topology.loader``): one that cannot be read
+        back (`name_problem`), a name of two provinces, a province's alias that names a
+        power, a power's alias that names a province; each at the line that gave it."""
+        power_names = {
+            normalize(text): power.name
+            for power in powers
+            for text in (power.name, power.adjective, *power.aliases)
+        }
+        named: dict[tuple[str, ...], str] = {}
+        for province in provinces:
+            code = province.code.upper()
+            texts = [(province.code, "code"), (province.name, "name")]
+            texts += [(alias, "alias") for alias in province.aliases]
+            for text, kind in texts:
+                at = self.said(code, text)
+                problem = name_problem(text)
+                if problem is not None:
+                    raise _fault(at, f"{code}: the {kind} {shown(text)} {problem}")
+                other = named.setdefault(normalize(text), code)
+                if other != code:
+                    raise _fault(
+                        at,
+                        f"{code}: the {kind} {shown(text)} also names {other}: every order "
+                        "naming it would be ambiguous",
+                    )
+                if kind == "alias" and normalize(text) in power_names:
+                    raise _fault(
+                        at,
+                        f"{code}: the alias {shown(text)} is also a name of the power "
+                        f"{power_names[normalize(text)]}",
+                    )
+        spoken = {
+            normalize(text): p.code.upper() for p in provinces for text in (p.name, *p.aliases)
+        }
+        for power in powers:
+            key = _power_id(power.name)
+            for text in (power.name, power.adjective, *power.aliases):
+                at = self.said(key, text, self.facts.powers[key].at)
+                problem = name_problem(text, power=True)
+                if problem is not None:
+                    raise _fault(at, f"{power.name}: the name {shown(text)} {problem}")
+            for alias in power.aliases:
+                clash = spoken.get(normalize(alias))  # a province's code may be one (ENG)
+                if clash is not None:
+                    raise _fault(
+                        self.said(key, alias, self.facts.powers[key].at),
+                        f"{power.name}: the alias {shown(alias)} is also a name of {clash}",
+                    )
+
+    def said(self, code: str, text: str, otherwise: _At | None = None) -> _At:
+        """The name line that gave ``code`` the name or alias ``text``, else ``otherwise``
+        or the place's own line."""
+        for name in self.facts.names:
+            if name.code == code and text in (name.name, *name.aliases, *name.unclear):
+                return name.at
+        return otherwise or self.at(code)
 
     def coasts_of(self, code: str) -> list[str]:
         """The coasts of the province ``code``: ``["SPA/NC", "SPA/SC"]``."""
@@ -1007,17 +1073,20 @@ class _Converter:
         if self.facts.begin is None:
             return 1901
         words, at = self.facts.begin
-        if len(words) != 3 or not words[1].isdigit():
-            raise _fault(
-                at, "BEGIN expects a season, a year and a phase, such as 'SPRING 1901 MOVEMENT'"
-            )
-        if words[0] != "SPRING" or words[2] != "MOVEMENT" or int(words[1]) < 1:
+        expected = "BEGIN expects a season, a year and a phase, such as 'SPRING 1901 MOVEMENT'"
+        if len(words) != 3:
+            raise _fault(at, expected)
+        try:
+            year = files.whole_number(words[1])
+        except files.NumberError as err:
+            raise _fault(at, f"{expected}: {err}") from None
+        if words[0] != "SPRING" or words[2] != "MOVEMENT" or not 1 <= year <= MAX_YEAR:
             raise _fault(
                 at,
-                f"BEGIN {' '.join(words)}: dipsat's games open in the Spring "
-                "movement of a year from 1",
+                f"BEGIN {' '.join(words):.60}: dipsat's games open in the Spring "
+                f"movement of a year from 1 to {MAX_YEAR}",
             )
-        return int(words[1])
+        return year
 
 
 # -- writing -----------------------------------------------------------------------------

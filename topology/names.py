@@ -6,6 +6,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from .files import shown
+
 _SEPARATORS = re.compile(r"[\s\-._'\u2019/()]+")
 
 
@@ -26,7 +28,7 @@ class UnknownNameError(ValueError):
     """A name matches no province or power."""
 
     def __init__(self, text: str, what: str = "province") -> None:
-        super().__init__(f"unknown {what} name {text!r}")
+        super().__init__(f"unknown {what} name {shown(text, 60)}")
         self.text = text
 
 
@@ -37,7 +39,7 @@ class AmbiguousNameError(ValueError):
         self.text = text
         self.candidates: tuple[str, ...] = tuple(sorted(candidates))
         listed = ", ".join(f"{names[code]} ({code})" for code in self.candidates)
-        super().__init__(f"ambiguous province name {text!r}: could be {listed}")
+        super().__init__(f"ambiguous province name {shown(text, 60)}: could be {listed}")
 
 
 def prefix_matches(words: tuple[str, ...], key: tuple[str, ...]) -> bool:

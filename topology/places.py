@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
+from .files import shown
+
 COASTS: tuple[str, ...] = ("nc", "sc", "ec", "wc")
 """Coast codes a split province may have: north, south, east and west coast."""
 
@@ -81,7 +83,7 @@ class Location:
 
     def __post_init__(self) -> None:
         if self.coast is not None and self.coast not in COASTS:
-            raise ValueError(f"unknown coast {self.coast!r}; expected one of {COASTS}")
+            raise ValueError(f"unknown coast {shown(self.coast, 60)}; expected one of {COASTS}")
 
     def __str__(self) -> str:
         return f"{self.province}" if self.coast is None else f"{self.province}/{self.coast}"

@@ -11,6 +11,7 @@ import functools
 from pathlib import Path
 
 from .board import Board
+from .files import probe, shown
 from .loader import MapDataError, load_board, standard
 
 VARIANTS_DIR = Path(__file__).parent / "data" / "variants"
@@ -30,10 +31,9 @@ def variant(source: str) -> Board:
     Raises:
         TypeError: ``source`` is not text.
         MapDataError: no such variant, or the file is unreadable or breaks the format.
+        TypeError: `source` is not text.
     """
-    if not isinstance(source, str):
-        raise TypeError(f"source: expected a board's name as text, found {type(source).__name__}")
-    text = source.strip()
+    text = _text(source).strip()
     if text == "standard":
         return standard()
     if text.startswith("mila:"):
@@ -44,12 +44,20 @@ def variant(source: str) -> Board:
     if path.suffix == ".toml":
         return _file(path.resolve())
     shipped = VARIANTS_DIR / f"{text}.toml"
-    if text and "/" not in text and shipped.is_file():
+    if text and "/" not in text and probe(shipped) == "file":
         return _file(shipped)
     raise MapDataError(
-        f"unknown variant {source!r}: expected one of {', '.join(variant_names())}, "
+        f"unknown variant {shown(source, 60)}: expected one of {', '.join(variant_names())}, "
         "a map file NAME.toml, a MILA map file NAME.map, or mila:NAME"
     )
+
+
+def _text(source: object) -> str:
+    """`source` itself if it is text (a Python caller may pass anything)."""
+    if not isinstance(source, str):
+        found = f"{type(source).__name__} {shown(source)}"
+        raise TypeError(f"source: expected a variant's name or file as text, found {found}")
+    return source
 
 
 @functools.cache

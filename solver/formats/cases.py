@@ -32,7 +32,7 @@ from topology import (
     standing_problem,
     variant,
 )
-from topology.files import TextFileError, read_text
+from topology.files import NumberError, TextFileError, probe, read_text, shown, whole_number
 
 from ..cycle.game import Game, OneBoard
 from ..errors import CaseFormatError, DipsatError, OrderSyntaxError, PositionError
@@ -315,7 +315,16 @@ def normalise_label(text: str) -> str:
 
 _META = re.compile(r"^(phase|source|note|title|variant|rules|paradox)\s*:\s*(.*)$")
 _OWNS = re.compile(r"^(\S+)\s+owns\s+(retreating\s+)?(.*)$")
-_HEADER = re.compile(r"^([^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)\s*(?:(\d+):(\d+)\s*:?|(:))?$")
+# A power header, 'England:', 'England' or 'Germany 2:0'. Possessive quantifiers (*+, ++)
+# never give back what they took: the match is linear in the line's length (a name that
+# could give its digits back to the numbers made a long line take quadratic time).
+_HEADER = re.compile(
+    r"^([^\W\d_][\w.-]*+(?:\s++[^\W\d_][\w.-]*+)?+)\s*+(?:([0-9]++):([0-9]++)\s*+:?|(:))?$"
+)
+# '[1971 1982: fails]': no bracket inside a group, so each '[' is read up to the next one
+# at most (an unclosed '[' read to the end of the line from every '[' was quadratic)
+_EDITIONS = re.compile(r"\[([^\][:]*):([^\][]*)\]")
+_BRACKETED = re.compile(r"\[[^\][]*\]")
 _AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
 _AFTER = re.compile(r"^AFTER(?:\s*\[([^\]]*)\])?$")
 
@@ -481,7 +490,9 @@ class _Reader:
         draft.power = self.power(number, line, header.group(1))
         draft.season = None
         if header.group(2) is not None:
-            draft.season = (int(header.group(3)), int(header.group(2)))
+            indent = len(line) - len(line.lstrip()) + 1
+            turn = self.count(number, header.group(2), indent + header.start(2))
+            draft.season = (self.count(number, header.group(3), indent + header.start(3)), turn)
         if not draft.blocks and not draft.recording:  # the orders below start the first phase
             draft.blocks.append((self.first_kind(draft), []))
         return True
@@ -506,7 +517,7 @@ class _Reader:
                 raise self.fail(number, f"{expected}: {err.message}", at + err.column - 1) from err
             order = given.order
             if not isinstance(order, Hold) or order.unit.type is None or given.power is not None:
-                raise self.fail(number, f"{expected}, found {unit_text!r}", at)
+                raise self.fail(number, f"{expected}, found {shown(unit_text)}", at)
             return order.unit.place.province
 
         per_edition = {
@@ -555,16 +566,16 @@ class _Reader:
     def editions(self, number: int, line: str, text: str) -> tuple[str, dict[str, str]]:
         """Split '[1971 1982: fails]' groups off an expectation: (the rest, edition -> text)."""
         variants: dict[str, str] = {}
-        for match in re.finditer(r"\[([^\]:]*):([^\]]*)\]", text):
+        for match in _EDITIONS.finditer(text):
             for edition in match.group(1).split():
                 if edition not in EDITION_NAMES:
                     raise self.fail(
                         number,
-                        f"expected an edition ({', '.join(EDITION_NAMES)}), found {edition!r}",
+                        f"expected an edition ({', '.join(EDITION_NAMES)}), found {shown(edition)}",
                         line.find(edition) + 1,
                     )
                 variants[edition] = match.group(2).strip()
-        rest = re.sub(r"\[[^\]]*\]", "", text).strip()
+        rest = _BRACKETED.sub("", text).strip()
         if "[" in rest or "]" in rest:
             raise self.fail(number, "expected '[EDITIONS: OUTCOME]'", line.find("[") + 1)
         return rest, variants
@@ -576,7 +587,7 @@ class _Reader:
             raise self.fail(
                 number,
                 f"expected an outcome ({', '.join(sorted(OUTCOME_WORDS))}) after '=>', "
-                f"found {label!r}",
+                f"found {shown(label)}",
                 _column_after(line, "=>"),
             )
         return label
@@ -662,7 +673,7 @@ class _Reader:
             if bad:
                 raise self.fail(
                     number,
-                    f"expected boards such as 'a@0 b@1', found {bad[0]!r}",
+                    f"expected boards such as 'a@0 b@1', found {shown(bad[0])}",
                     _column_after(line, ":"),
                 )
             draft.after_boards = names
@@ -730,7 +741,7 @@ class _Reader:
             match = re.fullmatch(r"([a-z]{1,2})\s+from\s+([a-z]{1,2}@\d+)", fork)
             if not match:
                 raise self.fail(
-                    number, f"expected forks such as 'c from b@0', found {fork!r}", column
+                    number, f"expected forks such as 'c from b@0', found {shown(fork)}", column
                 )
         draft.after_forks = tuple(sorted(" ".join(f.split()) for f in forks))
 
@@ -739,12 +750,15 @@ class _Reader:
         column = line.find(text) + 1
         match = re.fullmatch(r"([a-z]{1,2})-(.+)@(\d+)", text)
         if not match:
-            raise self.fail(number, f"expected a place such as b-Tyrolia@1, found {text!r}", column)
+            raise self.fail(
+                number, f"expected a place such as b-Tyrolia@1, found {shown(text)}", column
+            )
         try:
             province = self.board.lookup(match.group(2))
         except (UnknownNameError, AmbiguousNameError) as err:
             raise self.fail(number, f"expected a province: {err}", column) from err
-        return spot(province, timeline_index(match.group(1)), int(match.group(3)))
+        turn = self.count(number, match.group(3), column + match.start(3))
+        return spot(province, timeline_index(match.group(1)), turn)
 
     def settle_text(self, number: int, line: str, text: str, unit_type: UnitType) -> Location:
         """A place a unit of that type may retreat to, as written: 'Spain(nc)', 'Bohemia'."""
@@ -756,15 +770,23 @@ class _Reader:
                 number, f"expected a place to retreat to: {err.message}", column
             ) from err
         if not isinstance(order, Hold):
-            raise self.fail(number, f"expected a place to retreat to, found {text!r}", column)
+            raise self.fail(number, f"expected a place to retreat to, found {shown(text)}", column)
         return self.settle(number, order.unit.place, unit_type, column)
 
     def board_key(self, number: int, name: str, column: int) -> tuple[int, int]:
         """A board named as 'b@1': (timeline, turn)."""
         match = re.fullmatch(r"([a-z]{1,2})@(\d+)", name)
         if not match:
-            raise self.fail(number, f"expected a board such as 'b@1', found {name!r}", column)
-        return timeline_index(match.group(1)), int(match.group(2))
+            raise self.fail(number, f"expected a board such as 'b@1', found {shown(name)}", column)
+        return timeline_index(match.group(1)), self.count(number, match.group(2), column)
+
+    def count(self, number: int, text: str, column: int) -> int:
+        """A turn or timeline number of a line ('2' of 'Germany 2:0', '1' of 'b@1'), read
+        only if it has few enough digits (`topology.files.whole_number`)."""
+        try:
+            return whole_number(text)
+        except NumberError as err:
+            raise self.fail(number, str(err), column) from err
 
     def world_line(self, draft: _Draft, number: int, line: str, stripped: str) -> bool:
         """A line of the multiverse a case starts from ('boards: a@0 b@0', 'adjusting: b@2',
@@ -811,7 +833,9 @@ class _Reader:
         else:
             fork = re.fullmatch(r"([a-z]{1,2})\s+from\s+([a-z]{1,2}@\d+)", value)
             if not fork:
-                raise self.fail(number, f"expected 'fork: c from b@0', found {value!r}", column)
+                raise self.fail(
+                    number, f"expected 'fork: c from b@0', found {shown(value)}", column
+                )
             source = self.board_key(number, fork.group(2), column)
             if source not in world.boards:
                 raise self.fail(number, f"board {fork.group(2)} is not among the boards", column)
@@ -828,13 +852,14 @@ class _Reader:
         centre = re.fullmatch(r"(?i)SC\s+([a-z]{1,2})-(.+)@(\d+)", what)
         if centre:
             power = self.power(number, line, owns.group(1))
-            board = (timeline_index(centre.group(1).lower()), int(centre.group(3)))
+            turn = self.count(number, centre.group(3), column + centre.start(3))
+            board = (timeline_index(centre.group(1).lower()), turn)
             try:
                 province = self.board.lookup(centre.group(2).strip())
             except (UnknownNameError, AmbiguousNameError) as err:
                 raise self.fail(number, f"expected a supply centre: {err}", column) from err
             if not self.board.province(province).is_centre:
-                raise self.fail(number, f"{centre.group(2)!r} is no supply centre", column)
+                raise self.fail(number, f"{shown(centre.group(2))} is no supply centre", column)
             self.world_board(world, number, board, column)
             owners = world.centres.setdefault(board, {})
             if province in owners:
@@ -881,7 +906,9 @@ class _Reader:
         except (UnknownNameError, AmbiguousNameError) as err:
             powers = ", ".join(self.board.powers)
             raise self.fail(
-                number, f"expected a power ({powers}), found {text!r}", line.index(text) + 1
+                number,
+                f"expected a power ({powers}), found {shown(text)}",
+                line.index(text) + 1,
             ) from err
 
     def owned(
@@ -899,7 +926,9 @@ class _Reader:
                 province = self.board.lookup(centre.group(1).strip())
                 if not self.board.province(province).is_centre:
                     raise self.fail(
-                        number, f"{expected}: {centre.group(1)!r} is no supply centre", column
+                        number,
+                        f"{expected}: {shown(centre.group(1))} is no supply centre",
+                        column,
                     )
                 return province, power
             order = parse_given(what, self.board).order
@@ -1054,7 +1083,11 @@ class _Reader:
         boards = []
         for key in sorted(world.boards):
             timeline, turn = key
-            phase = turn_phase(turn, self.board)
+            try:
+                phase = turn_phase(turn, self.board)
+            except DipsatError as err:  # a turn past the last year
+                name = f"{timeline_name(timeline)}@{turn}"
+                raise self.fail(world.boards[key], f"board {name}: {err}") from err
             if key in world.adjusting:
                 phase = Phase(phase.year - 1, Season.WINTER, PhaseKind.ADJUSTMENT)
             centres = {} if world.no_centres else dict(home)
@@ -1157,9 +1190,10 @@ def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """The case files under the given paths (`*.cases`), sorted."""
     for path in map(Path, paths):
-        if path.is_dir():
+        found = probe(path)
+        if found == "folder":
             yield from sorted(path.rglob("*.cases"))
-        elif path.exists():
+        elif found:
             yield path
         else:
             raise CaseFormatError("cannot read: No such file or directory", str(path), 0)

@@ -31,7 +31,7 @@ from topology import (
     standard,
     variant,
 )
-from topology.files import TextFileError, parse_json, read_text
+from topology.files import TextFileError, parse_json, read_text, shown
 
 from ..errors import DipsatError, OrderSyntaxError
 from ..judge.retreat_options import retreat_options
@@ -45,8 +45,10 @@ MAX_GAME_FILE_BYTES = 64_000_000
 
 END = "COMPLETED"  # the pseudo-phase that ends some games
 _PHASE = re.compile(r"([SF])(\d{4})([MR])|(W)(\d{4})(A)")
-_UNIT = re.compile(r"(\*?)([AF]) ([A-Z]{3})(?:/([NSEW]C))?")
-_PLACE = re.compile(r"([A-Z]{3})(?:/([NSEW]C))?")
+# a province is written by its code in capitals: three letters on the standard board, any
+# letters and digits a board gives it ('AB1') on others
+_UNIT = re.compile(r"(\*?)([AF]) ([A-Z][A-Z0-9]*)(?:/([NSEW]C))?")
+_PLACE = re.compile(r"([A-Z][A-Z0-9]*)(?:/([NSEW]C))?")
 _PARSER_KIND = {
     PhaseKind.MOVEMENT: "movement",
     PhaseKind.RETREAT: "retreat",
@@ -108,7 +110,7 @@ def place_text(place: Location | Place) -> str:
     return f"{code.upper()}{coast}"
 
 
-_UNIT_TEXT = re.compile(r"^[AF] [A-Z]{3}(/[NSEW]C)?$")
+_UNIT_TEXT = re.compile(r"^[AF] [A-Z][A-Z0-9]*(/[NSEW]C)?$")
 
 
 def position_json(position: Position) -> dict[str, Any]:
@@ -263,7 +265,7 @@ class _Reader:
             raise self.fail(f"{where}: missing key {key!r}")
         value = data[key]
         if not isinstance(value, kind):
-            raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {value!r:.60}")
+            raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {shown(value, 60)}")
         return value
 
     def game(self, data: object) -> Game:
@@ -286,7 +288,7 @@ class _Reader:
         if named is None:
             return
         if not isinstance(named, str):
-            raise self.fail(f"game.map: expected a map name, found {named!r:.60}")
+            raise self.fail(f"game.map: expected a map name, found {shown(named, 60)}")
         if self.chosen:
             if named != self.board.name:
                 raise self.fail(
@@ -374,7 +376,7 @@ class _Reader:
         for key, texts in raw.items():
             power = self.power(key)
             if not isinstance(texts, list):
-                raise self.fail(f"state.units.{key}: expected a list, found {texts!r:.60}")
+                raise self.fail(f"state.units.{key}: expected a list, found {shown(texts, 60)}")
             for text in texts:
                 star, unit = self.unit(text, power, f"state.units.{key}")
                 if not star:
@@ -393,13 +395,13 @@ class _Reader:
             power = self.power(key)
             where = f"state.retreats.{key}"
             if not isinstance(entries, dict):
-                raise self.fail(f"{where}: expected an object, found {entries!r:.60}")
+                raise self.fail(f"{where}: expected an object, found {shown(entries, 60)}")
             for text, options in entries.items():
                 unit = starred.pop((power, text), None)
                 if unit is None:
                     raise self.fail(f"{where}: {text!r} is not a dislodged (starred) unit")
                 if not isinstance(options, list):
-                    raise self.fail(f"{where}.{text}: expected a list, found {options!r:.60}")
+                    raise self.fail(f"{where}.{text}: expected a list, found {shown(options, 60)}")
                 places = tuple(self.location(o, unit.type, f"{where}.{text}") for o in options)
                 found.append((unit, places))
         if starred:
@@ -412,7 +414,9 @@ class _Reader:
         for key, provinces in raw.items():
             power = self.power(key)
             if not isinstance(provinces, list):
-                raise self.fail(f"state.centers.{key}: expected a list, found {provinces!r:.60}")
+                raise self.fail(
+                    f"state.centers.{key}: expected a list, found {shown(provinces, 60)}"
+                )
             for text in provinces:
                 where = f"state.centers.{key}"
                 location = self.location(text, None, where)
@@ -432,10 +436,12 @@ class _Reader:
             if texts is None:  # MILA writes null for a power that gave no orders
                 continue
             if not isinstance(texts, list):
-                raise self.fail(f"orders.{key}: expected a list or null, found {texts!r:.60}")
+                raise self.fail(f"orders.{key}: expected a list or null, found {shown(texts, 60)}")
             for text in texts:
                 if not isinstance(text, str):
-                    raise self.fail(f"orders.{key}: expected an order string, found {text!r:.60}")
+                    raise self.fail(
+                        f"orders.{key}: expected an order string, found {shown(text, 60)}"
+                    )
                 try:
                     order = parse_given(text, self.board, kind)
                 except OrderSyntaxError as error:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from topology.files import TextFileError, parse_toml, read_text
+from topology.files import TextFileError, parse_toml, probe, read_text, shown
 
 from ..errors import CaseFormatError, DipsatError, did_you_mean, expect_type
 from ..values.rules import RULE_BOOKS, RuleBook, policy_named, policy_value, upgraded
@@ -30,11 +30,11 @@ def rule_book(rules: str | RuleBook, *, files: bool = True) -> RuleBook:
     if rules in RULE_BOOKS:
         return RULE_BOOKS[rules]
     path = Path(rules)
-    if files and (path.suffix == ".toml" or path.exists()):
+    if files and (path.suffix == ".toml" or probe(path)):
         return load_rule_book(path)
     near = did_you_mean(rules, RULE_BOOKS)
     raise DipsatError(
-        f"unknown rule book {rules!r:.200}{near}; known: {', '.join(RULE_BOOKS)}{also}"
+        f"unknown rule book {shown(rules, 60)}{near}; known: {', '.join(RULE_BOOKS)}{also}"
     )
 
 
@@ -70,14 +70,14 @@ def load_rule_book(path: Path) -> RuleBook:
     if not isinstance(base_name, str) or base_name not in RULE_BOOKS:
         known = ", ".join(RULE_BOOKS)
         near = did_you_mean(base_name, RULE_BOOKS)
-        raise fail(f"base {base_name!r:.60} is no edition{near}; known: {known}", "base")
+        raise fail(f"base {shown(base_name, 60)} is no edition{near}; known: {known}", "base")
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip():
-        raise fail(f"name: expected the rule book's name as text, found {name!r:.60}", "name")
+        raise fail(f"name: expected the rule book's name as text, found {shown(name, 60)}", "name")
     policies: Any = data.get("policies", {})
     if not isinstance(policies, dict):
         raise fail(
-            f"policies: expected a [policies] table of changes, found {policies!r:.60}",
+            f"policies: expected a [policies] table of changes, found {shown(policies, 60)}",
             "policies",
         )
     spelled: dict[str, Any] = {}

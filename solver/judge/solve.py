@@ -9,7 +9,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
-from ..errors import DipsatError, shown
+from topology.files import shown
+
+from ..errors import DipsatError
 from ..errors import SolverTimeout as SolverTimeout  # defined with the other errors
 
 

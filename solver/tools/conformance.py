@@ -88,7 +88,16 @@ class Report:
 
 
 def _section_key(section: str) -> tuple[tuple[int, int, str], ...]:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
+    """Sections in order, numbers by value ('6.B' before '10.A'), compared as digits: a
+    case id is any text, and a number of it may be longer than Python converts to int."""
+    return tuple(_part_key(p) for p in section.split("."))
+
+
+def _part_key(part: str) -> tuple[int, int, str]:
+    if part.isascii() and part.isdigit():
+        number = part.lstrip("0")
+        return (0, len(number), number)  # by value: a longer number is the larger
+    return (1, 0, part)
 
 
 def _units(board: Board, pairs: Iterable[tuple[str, Key]]) -> str:

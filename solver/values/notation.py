@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from topology import AmbiguousNameError, Board, UnitType, UnknownNameError, normalize
+from topology.files import NumberError, shown, whole_number
 
 from ..errors import OrderSyntaxError
 from .orders import (
@@ -38,8 +39,9 @@ from .orders import (
     timeline_index,
 )
 
+# a word starts with a letter and may hold digits after it, as a province code may ('ab1')
 _TOKEN = re.compile(
-    r"\s*(?:(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)|(?P<num>\d+)|(?P<arrow>->|=>|→)|(?P<punct>\S))"
+    r"\s*(?:(?P<word>[^\W\d_][^\W_]*(?:'[^\W\d_]+)?)|(?P<num>\d+)|(?P<arrow>->|=>|→)|(?P<punct>\S))"
 )
 
 # Keyword spellings, compared after `_fold` (lower case, no accents).
@@ -286,7 +288,7 @@ class _Parser:
             if token is None or token.kind != "num":
                 raise self.error("a turn number after '@'")
             self.i += 1
-            return None, int(token.text)
+            return None, self.number(token)
         token, colon, second = self.peek(), self.peek(1), self.peek(2)
         if (
             token is not None
@@ -297,8 +299,15 @@ class _Parser:
             and second.kind == "num"
         ):
             self.i += 3
-            return int(second.text), int(token.text)
+            return self.number(second), self.number(token)
         return None, None
+
+    def number(self, token: _Token) -> int:
+        """A turn or timeline number: ASCII digits, not too many (`whole_number`)."""
+        try:
+            return whole_number(token.text)
+        except NumberError as err:
+            raise OrderSyntaxError(str(err), self.text, token.column) from None
 
     def place(self) -> Place:
         timeline = self.timeline_prefix()
@@ -398,7 +407,7 @@ class _Parser:
             and second.kind == "num"
         ):
             self.i += 3
-            turn, timeline = int(number.text), int(second.text)
+            turn, timeline = self.number(number), self.number(second)
         if self.accept_punct(":") or turn is not None:
             return power, timeline, turn
         following = self.peek()
@@ -583,13 +592,8 @@ def parse_given(text: str, board: Board, phase: str | None = None) -> Given:
     in a retreat phase "A Holland - Belgium" is a retreat, as the DATC writes it.
     """
     if phase is not None and phase not in _PHASE_KINDS:
-        raise ValueError(f"unknown phase kind {phase!r}")
-    if len(text) > MAX_ORDER_CHARS:
-        raise OrderSyntaxError(
-            f"expected an order of at most {MAX_ORDER_CHARS} characters, found {len(text)}",
-            text[:MAX_ORDER_CHARS],
-            MAX_ORDER_CHARS + 1,
-        )
+        raise ValueError(f"unknown phase kind {shown(phase, 60)}")
+    _bounded(text, "an order")
     stripped = text.strip()
     if not stripped:
         raise OrderSyntaxError("expected an order, found an empty line", text, 1)
@@ -599,6 +603,16 @@ def parse_given(text: str, board: Board, phase: str | None = None) -> Given:
     cls = _DaideParser if stripped.startswith("(") or waive else _Parser
     parser = cls(text, board, phase)
     return parser.given()
+
+
+def _bounded(text: str, what: str) -> None:
+    """Refuse a text longer than any order (read token by token, a long one is slow)."""
+    if len(text) > MAX_ORDER_CHARS:
+        raise OrderSyntaxError(
+            f"expected {what} of at most {MAX_ORDER_CHARS} characters, found {len(text)}",
+            text[:MAX_ORDER_CHARS],
+            MAX_ORDER_CHARS + 1,
+        )
 
 
 def parse_order(text: str, board: Board, phase: str | None = None) -> Order:
@@ -613,6 +627,7 @@ def parse_unit(text: str, board: Board) -> UnitRef:
     Raises:
         OrderSyntaxError: anything else, with the column.
     """
+    _bounded(text, "a unit")
     parser = _Parser(text, board, None)
     first = parser.peek()
     if first is not None and parser.power_prefix()[0] is not None:
@@ -627,7 +642,10 @@ def parse_unit(text: str, board: Board) -> UnitRef:
     return unit
 
 
-_HEADER = re.compile(r"^\s*(?P<power>[^\W\d_][\w .'-]*?)\s*:\s*$")
+# 'England:' alone on a line. The possessive *+ never gives back what it took, so a long
+# line is matched in linear time (a lazy name before \s* was quadratic); the name's
+# trailing spaces are stripped where it is read.
+_HEADER = re.compile(r"^\s*+(?P<power>[^\W\d_][\w .'-]*+)\s*+:\s*+$")
 
 
 def read_order_lines(
@@ -649,12 +667,13 @@ def read_order_lines(
             continue
         match = _HEADER.match(body)
         if match:
+            power = match["power"].rstrip()
             try:
-                header = board.lookup_power(match["power"])
+                header = board.lookup_power(power)
             except (UnknownNameError, AmbiguousNameError):
                 known = ", ".join(board.powers)
                 raise OrderSyntaxError(
-                    f"expected a power ({known}), found {match['power']!r}",
+                    f"expected a power ({known}), found {shown(power)}",
                     body,
                     match.start("power") + 1,
                     number,

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Generic, Self, TypeVar
 
+from topology.files import shown
+
 from ..errors import DipsatError
 from .orders import Given
 
@@ -217,7 +219,7 @@ def _code_of(codes: type[Code], text: str) -> Code:
     for pattern, code in readers:
         if pattern.fullmatch(text):
             return code
-    raise DipsatError(f"no {codes.__name__} reads {text!r}")
+    raise DipsatError(f"no {codes.__name__} reads {shown(text, 60)}")
 
 
 # -- reasons -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from topology import (
     UnknownNameError,
     standing_problem,
 )
+from topology.files import shown
 
 from ..errors import DipsatError, PositionError, expect_type
 from .orders import CODES, Names
@@ -72,14 +73,15 @@ class Phase:
     def __post_init__(self) -> None:
         if not isinstance(self.season, Season) or not isinstance(self.kind, PhaseKind):
             raise DipsatError(
-                f"expected a Season and a PhaseKind, found {self.season!r}, {self.kind!r}"
+                f"expected a Season and a PhaseKind, found {shown(self.season, 60)}, "
+                f"{shown(self.kind, 60)}"
             )
         if (
             not isinstance(self.year, int)
             or isinstance(self.year, bool)
             or not 1 <= self.year <= MAX_YEAR
         ):
-            raise DipsatError(f"expected a year from 1 to {MAX_YEAR}, found {self.year!r:.40}")
+            raise DipsatError(f"expected a year from 1 to {MAX_YEAR}, found {shown(self.year, 40)}")
         if (self.season is Season.WINTER) != (self.kind is PhaseKind.ADJUSTMENT):
             raise DipsatError(
                 f"{self.season.value} {self.year} {self.kind.value}: adjustments are in winter,"
@@ -104,22 +106,19 @@ class Phase:
         """
         expect_type("text", text, str, "a phase as text such as 'S1901M'")
         text = text.strip()
+        expected = f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {shown(text)}"
         short = re.fullmatch(r"([SFWsfw])([0-9]{1,6})([MRAmra])", text)
         if short:
             season, year, kind = short.groups()
         else:
             words = text.lower().replace(",", " ").split()
             if len(words) != 3 or not re.fullmatch("[0-9]{1,6}", words[1]):
-                raise DipsatError(
-                    f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
-                )
+                raise DipsatError(expected)
             season, year, kind = words
         try:
             return cls(int(year), _SEASONS[season.lower()], _KINDS[kind.lower()])
         except KeyError as err:
-            raise DipsatError(
-                f"expected a phase like 'Spring 1901 movement' or 'S1901M', found {text!r}"
-            ) from err
+            raise DipsatError(expected) from err
 
 
 SPRING_1901 = Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
@@ -326,7 +325,7 @@ def _check_units(board: BoardView, units: Iterable[Unit]) -> None:
     for unit in units:
         if unit.power not in powers:
             known = ", ".join(powers)
-            raise PositionError(f"unknown power {unit.power!r}; expected one of {known}")
+            raise PositionError(f"unknown power {shown(unit.power, 60)}; expected one of {known}")
         try:
             province = board.province(unit.province)
         except UnknownNameError:
@@ -341,7 +340,7 @@ def _check_units(board: BoardView, units: Iterable[Unit]) -> None:
 def _check_kinds(position: Position) -> None:
     """Each part of a position is the value it should be (a `Phase`, `Unit`s, ...)."""
     if not isinstance(position.phase, Phase):
-        raise PositionError(f"expected a Phase, found {position.phase!r}")
+        raise PositionError(f"expected a Phase, found {shown(position.phase, 60)}")
     for unit in (*position.units, *(getattr(d, "unit", None) for d in position.dislodged)):
         if not (
             isinstance(unit, Unit)
@@ -349,13 +348,13 @@ def _check_kinds(position: Position) -> None:
             and isinstance(unit.type, UnitType)
         ):
             raise PositionError(
-                f"expected a Unit (a Location, a UnitType, a power), found {unit!r}"
+                f"expected a Unit (a Location, a UnitType, a power), found {shown(unit, 60)}"
             )
     if not all(isinstance(d, DislodgedUnit) for d in position.dislodged):
-        raise PositionError(f"expected DislodgedUnits, found {position.dislodged!r}")
+        raise PositionError(f"expected DislodgedUnits, found {shown(position.dislodged, 60)}")
     standoffs: object = position.standoffs
     if isinstance(standoffs, str) or not all(isinstance(p, str) for p in position.standoffs):
-        raise PositionError(f"expected province codes, found {position.standoffs!r}")
+        raise PositionError(f"expected province codes, found {shown(position.standoffs, 60)}")
 
 
 def _check_retreats(position: Position) -> None:
@@ -373,15 +372,15 @@ def _check_retreats(position: Position) -> None:
             d.attacker_from == d.unit.province or not _known(board, d.attacker_from)
         ):
             raise PositionError(
-                f"{d.unit.power} {d.unit.text(board)}: attacked from {d.attacker_from!r},"
+                f"{d.unit.power} {d.unit.text(board)}: attacked from {shown(d.attacker_from, 60)},"
                 " expected another province of the board"
             )
     for p in sorted(position.standoffs):
         if not _known(board, p):
-            raise PositionError(f"standoff in {p!r}: expected a province of the board")
+            raise PositionError(f"standoff in {shown(p, 60)}: expected a province of the board")
         if position.unit_in(p) is not None:
             raise PositionError(
-                f"standoff in {p!r}, where a unit stands: a standoff leaves it empty"
+                f"standoff in {shown(p, 60)}, where a unit stands: a standoff leaves it empty"
             )
 
 
@@ -398,14 +397,16 @@ def _check_centres(board: BoardView, centres: Centres) -> None:
     previous = None
     for province, owner in centres:
         if province == previous:
-            raise PositionError(f"{province!r} is owned twice")
+            raise PositionError(f"{shown(province, 60)} is owned twice")
         previous = province
         if owner not in powers:
             known = ", ".join(powers)
-            raise PositionError(f"unknown power {owner!r}; expected one of {known}")
+            raise PositionError(f"unknown power {shown(owner, 60)}; expected one of {known}")
         try:
             centre = board.province(province).is_centre
         except UnknownNameError:
             centre = False
         if not centre:
-            raise PositionError(f"{province!r} is no supply centre of the board {board.name!r}")
+            raise PositionError(
+                f"{shown(province, 60)} is no supply centre of the board {shown(board.name, 60)}"
+            )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from topology import AmbiguousNameError, Board, Key, Location, UnknownNameError, standing_problem
+from topology.files import shown
 
 from ..errors import DipsatError, OrderSyntaxError, PositionError, expect_type
 from .notation import parse_unit
@@ -27,7 +28,11 @@ from .position import (
     opening_phase,
 )
 
-_LINE = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<body>.*?)\s*$")
+# 'by convoy' and 'from' of a dislodged unit, each matched from the start of a run of
+# spaces only (the lookbehind): linear in the length of the text, as a lazy unit before
+# them was not
+_BY_CONVOY = re.compile(r"(?i)(?<=\S)\s+by\s+convoy\Z")
+_FROM = re.compile(r"(?i)(?<=\S)\s+from\s+(?=\S)")
 _KINDS = ("centres", "centers", "dislodged")
 
 
@@ -73,7 +78,7 @@ class _Reader:
         except (UnknownNameError, AmbiguousNameError):
             known = ", ".join(self.board.powers)
             raise PositionError(
-                f"expected a power ({known}), found {text!r}", number, column
+                f"expected a power ({known}), found {shown(text, 60)}", number, column
             ) from None
 
     def province(self, text: str, number: int, column: int) -> str:
@@ -89,7 +94,7 @@ class _Reader:
             raise PositionError(err.message, number, column + err.column - 1) from None
         if ref.type is None:
             raise PositionError(
-                f"expected a unit such as 'A Paris', found {text!r}", number, column
+                f"expected a unit such as 'A Paris', found {shown(text, 60)}", number, column
             )
         place = ref.place
         if place.timeline is not None or place.turn is not None:
@@ -112,15 +117,15 @@ class _Reader:
         self.units.append(unit)
 
     def line(self, text: str, number: int) -> None:
-        match = _LINE.match(text)
-        if match is None:
+        head, colon, rest = text.partition(":")
+        head, body = head.strip(), rest.strip()
+        if not colon or not head:
             raise PositionError(
                 "expected 'Power: A Place, F Place' or a phase such as 'Spring 1901 movement'",
                 number,
                 1,
             )
-        head, body = match["head"], match["body"]
-        column = match.start("body") + 1
+        column = len(text) - len(rest.lstrip()) + 1  # where the body starts
         words = head.split()
         kind = words[-1].lower() if len(words) > 1 and words[-1].lower() in _KINDS else None
         if head.lower() == "standoffs":
@@ -151,11 +156,14 @@ class _Reader:
         self.centres[code] = power
 
     def dislodged_unit(self, text: str, power: str, number: int, column: int) -> DislodgedUnit:
-        match = re.fullmatch(r"(?i)(.+?)(?:\s+from\s+(.+?))?(\s+by\s+convoy)?", text)
-        assert match is not None  # the pattern matches any text
-        unit = self.unit(match[1], power, number, column)
-        origin = self.province(match[2], number, column) if match[2] else ""
-        return DislodgedUnit(unit, origin, bool(match[3]))
+        """'A Serbia from Bulgaria by convoy': the unit, where its attacker came from (if
+        written) and whether by convoy (if written)."""
+        convoy = _BY_CONVOY.search(text)
+        rest = text[: convoy.start()] if convoy else text
+        origin = _FROM.search(rest)
+        unit = self.unit(rest[: origin.start()] if origin else rest, power, number, column)
+        attacker = self.province(rest[origin.end() :], number, column) if origin else ""
+        return DislodgedUnit(unit, attacker, convoy is not None)
 
 
 def _parts(body: str, column: int) -> list[tuple[str, int]]:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, get_type_hints
 
+from topology.files import shown
+
 from ..errors import CaseFormatError, DipsatError, did_you_mean, expect_type
 
 
@@ -407,7 +409,7 @@ def named_rules(rules: str | RuleBook) -> RuleBook:
     book = RULE_BOOKS.get(rules)
     if book is None:
         near = did_you_mean(rules, RULE_BOOKS)
-        raise DipsatError(f"unknown rule book {rules!r:.200}{near}; known: {names}{files}")
+        raise DipsatError(f"unknown rule book {shown(rules, 60)}{near}; known: {names}{files}")
     return book
 
 
@@ -474,7 +476,7 @@ def upgraded(table: Mapping[str, Any], where: str, complete: bool = False) -> di
         value = found.pop("history")
         if not isinstance(value, str) or value not in HISTORY:
             raise CaseFormatError(
-                f"history: expected kept or rewritten, found {value!r:.60}", where
+                f"history: expected kept or rewritten, found {shown(value, 60)}", where
             )
         both = sorted(found.keys() & HISTORY[value].keys())
         if both:
@@ -520,12 +522,12 @@ def _policy(name: str, value: object) -> Any:
     kind = _KINDS[name]
     if kind is bool:
         if not isinstance(value, bool):
-            raise DipsatError(f"{name}: expected true or false, found {value!r:.60}")
+            raise DipsatError(f"{name}: expected true or false, found {shown(value, 60)}")
         return value
     choices = [m.value for m in kind]
     if value not in choices:
         raise DipsatError(
-            f"{name}: expected one of {', '.join(choices)}, found {value!r:.60}"
+            f"{name}: expected one of {', '.join(choices)}, found {shown(value, 60)}"
             f"{did_you_mean(value, choices)}"
         )
     return kind(value)

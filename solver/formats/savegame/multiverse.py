@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from topology import Board
+from topology.files import NUMBER_DIGITS
 
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
@@ -113,7 +114,12 @@ class SavedMultiverse:
 
 
 VARIANT_MULTIVERSE = "multiverse"
-_CODE = re.compile(r"^([a-z][a-z0-9]*)@(0|[1-9][0-9]*):(0|[1-9][0-9]*)$")  # the map's code first
+# a province on a board, 'mun@0:1': any code of the board ('ab1' too), then the timeline
+# and the turn, each of at most NUMBER_DIGITS digits (a longer one is refused unread)
+_CODE = re.compile(
+    rf"^([a-z][a-z0-9]*)@(0|[1-9][0-9]{{0,{NUMBER_DIGITS - 1}}}):"
+    rf"(0|[1-9][0-9]{{0,{NUMBER_DIGITS - 1}}})$"
+)
 
 
 def new_multiverse(rules: str | RuleBook = "2025", board: Board | None = None) -> SavedMultiverse:

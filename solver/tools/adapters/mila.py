@@ -78,6 +78,11 @@ def power_key(name: str) -> str:
     return re.sub(r"[^A-Z0-9]", "", name.upper())
 
 
+def _province(place: str) -> str:
+    """The province of a place as MILA writes it: 'STP' of 'STP/SC' (a code of any length)."""
+    return place.partition("/")[0]
+
+
 def first_orders(orders: dict[str, list[str]]) -> list[tuple[str, str]]:
     """The orders in request order, keeping only the first order to each province's unit."""
     seen: set[str] = set()
@@ -86,7 +91,7 @@ def first_orders(orders: dict[str, list[str]]) -> list[tuple[str, str]]:
         for text in texts:
             words = text.split()
             if len(words) >= 2 and words[0] in ("A", "F"):
-                province = words[1][:3]
+                province = _province(words[1])
                 if province in seen:
                     continue
                 seen.add(province)
@@ -113,7 +118,7 @@ def check_request(data: Any) -> Request:
             if not UNIT.match(unit) or not isinstance(origin, str) or not PLACE.match(origin):
                 raise RequestError(f"unreadable dislodged unit {unit!r}: {info!r}")
             dislodged.setdefault(power_key(power), {})[unit] = (
-                origin[:3],
+                _province(origin),
                 bool(info.get("by_convoy", False)),
             )
     if dislodged and phase[-1] != "R":
@@ -202,7 +207,7 @@ def _new_game(request: Request) -> Any:
             if unit not in retreats:
                 raise RequestError(f"MILA did not take the dislodged unit {unit!r}")
             if not by_convoy:
-                retreats[unit] = [place for place in retreats[unit] if place[:3] != origin]
+                retreats[unit] = [place for place in retreats[unit] if _province(place) != origin]
     game.error = []
     return game
 
@@ -245,7 +250,7 @@ def adjudicate(request: Request) -> dict[str, Any]:
             unit = _find_unit(game.command, " ".join(words[:2]))
             command = game.command.get(unit, "") if unit else ""
             results.setdefault(
-                words[1][:3],
+                _province(words[1]),
                 bool(unit and command.split()[:1] == [words[2]] and not _labels(outcome, unit)),
             )
         retreats = {

@@ -66,7 +66,7 @@ class Names:
 
 def _province_of(board_lookup: Callable[[str], str], name: str) -> str:
     """Our province code for a pydip land or sea name ('Western Mediterranean Sea')."""
-    for text in (name, re.sub(r"\s+(Sea|Ocean)$", "", name)):
+    for text in (name, re.sub(r"(?<=\S)\s+(Sea|Ocean)$", "", name)):
         try:
             return board_lookup(text)
         except (UnknownNameError, AmbiguousNameError):

@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from topology.files import shown
+
 from ...errors import DipsatError, OrderSyntaxError
 from ...formats.cases import Case, normalise_label
 from ...values.notation import parse_given
@@ -38,7 +40,7 @@ class Expectation:
         if not arrow or not subject.strip() or not outcome.strip():
             raise DipsatError(
                 f"expected 'ORDER => OUTCOME' (for example 'A Brest - London => succeeds'), "
-                f"found {text!r:.80}"
+                f"found {shown(text, 80)}"
             )
         return cls(text.strip(), subject.strip(), normalise_label(outcome))
 
