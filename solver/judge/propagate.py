@@ -31,21 +31,21 @@ class Propagation(Equations):
     def __init__(self, structure: Structure, fixed: dict[int, bool], record: bool = True) -> None:
         super().__init__(structure, fixed)
         self.record = record
-        # what `lit` reads: the fixed decisions and the trivially known ones, in one table
-        values: list[bool | None] = [None] * (6 * structure.count)
-        for table in (structure.trivial, fixed):
-            for d, v in table.items():
-                values[d] = v
+        # what `lit` reads: the trivially known decisions and the fixed ones, in one table
+        # (copied from the structure's: a multiverse settles its boards' groups one by one)
+        values = list(structure.known)
+        for d, v in fixed.items():
+            values[d] = v
         self.values = values
         self.found: dict[int, bool] = {}
-        self.unknown: list[Unknown | None] = [None] * len(values)  # each decision's, made once
+        self.unknown: dict[int, Unknown] = {}  # each decision's, made once
 
     def lit(self, decision: int) -> Lit:
         if self._reads is not None:
             self._reads.add(decision)
         value = self.values[decision]  # `constant`, read off one table: the hottest call
         if value is None:
-            unknown = self.unknown[decision]
+            unknown = self.unknown.get(decision)
             if unknown is None:
                 unknown = self.unknown[decision] = Unknown(decision)
             return unknown

@@ -84,6 +84,7 @@ class Structure:
     count: int = field(init=False)  # the number of units
     trivial: dict[int, bool] = field(init=False)  # decisions known without deciding
     decisions: tuple[int, ...] = field(init=False)  # every decision, in the turn's order
+    known: tuple[bool | None, ...] = field(init=False)  # decision -> its trivial value, or None
 
     def __post_init__(self) -> None:
         count = len(self.units)
@@ -98,6 +99,10 @@ class Structure:
         attackers = self.attackers
         trivial.update((R_DISLODGED * count + u, False) for u in range(count) if not attackers[u])
         object.__setattr__(self, "trivial", trivial)
+        known: list[bool | None] = [None] * (len(KINDS) * count)
+        for d, v in trivial.items():
+            known[d] = v
+        object.__setattr__(self, "known", tuple(known))
         object.__setattr__(self, "decisions", tuple(self._ordered()))
 
     @property
