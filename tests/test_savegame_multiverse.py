@@ -159,6 +159,14 @@ BAD = {
         json_set(["boards", 0, "record", "outcomes", 1, "reason", "by"], "A a-Tyrolia@0"),
         "boards[0].record.outcomes[1].reason.by",
     ),
+    "reason naming a unit its board does not hold": (
+        json_set(["boards", 0, "record", "outcomes", 1, "reason", "by"], ["A a-Ruhr@0"]),
+        "boards[0].record.outcomes[1].reason.by[0]",
+    ),
+    "reason naming no unit": (
+        json_set(["boards", 0, "record", "outcomes", 1, "reason", "by"], ["A a-Nowhere@0"]),
+        "boards[0].record.outcomes[1].reason.by[0]",
+    ),
     "reason missing its field": (
         json_set(["boards", 0, "record", "outcomes", 1, "reason"], {"kind": "dislodged"}),
         "boards[0].record.outcomes[1].reason.by",

@@ -113,7 +113,7 @@ def _bounced(
     """The other units that retreat where the unit in `province` does (all of them fail)."""
     where = targets[province].province
     others = sorted(p for p, t in targets.items() if p != province and t.province == where)
-    return Bounced(tuple(position.name(pending[p].unit) for p in others))
+    return Bounced(tuple(pending[p].unit for p in others), position.board)
 
 
 def _target(options: Sequence[Location], entry: DislodgedUnit, order: Retreat) -> Location | None:

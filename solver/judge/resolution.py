@@ -228,7 +228,7 @@ def outcome_of(
         return Outcome(checked.given, Result.UNRESOLVED, reason=unresolved)
     result, reason = _result(checked, s, decided, u, paradox_of)
     if reason is None and is_dislodged and result in _FAILS_BY_DISLODGEMENT:
-        reason = DislodgedBy(s.names[dislodger[u]])
+        reason = DislodgedBy(s.units[dislodger[u]], s.board)
     return Outcome(checked.given, result, is_dislodged, is_destroyed, reason)
 
 
@@ -278,17 +278,17 @@ def _result(
             if not values[decided.path0 + u]:
                 return Result.FAILS, ParadoxRule(core.rule, core.labels) if core else NoPath()
             q = s.into[u]
-            blockers = [s.names[r] for r in s.attackers[q] if r != u]
+            blockers = [s.units[r] for r in s.attackers[q] if r != u]
             if q < s.count:  # the unit standing there
-                blockers.insert(0, s.names[q])
-            return Result.FAILS, Bounced(tuple(blockers))
+                blockers.insert(0, s.units[q])
+            return Result.FAILS, Bounced(tuple(blockers), s.board)
         case CheckedSupport():
             if values[decided.support0 + u]:
                 return Result.GIVEN, None
             cutters = tuple(
-                s.names[m] for m in s.attackers[u] if cuts(s, m, u) and values[decided.path0 + m]
+                s.units[m] for m in s.attackers[u] if cuts(s, m, u) and values[decided.path0 + m]
             )
-            return Result.CUT, CutBy(cutters) if cutters else None
+            return Result.CUT, CutBy(cutters, s.board) if cutters else None
         case CheckedConvoy():
             if values[decided.convoy0 + u]:
                 return Result.AVAILABLE, None

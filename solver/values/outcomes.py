@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Generic, Self, TypeVar
 
 from topology.files import shown
 
 from ..errors import DipsatError
-from .orders import Given
+from .orders import CODES, Given, Names
+from .position import Unit
 
 
 class Result(enum.StrEnum):
@@ -270,12 +271,20 @@ class Invalid(_Sentence[Invalidity]):
         return Invalidity
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Bounced:
-    by: tuple[str, ...]  # the units that stood in the way
+    """A move that failed: `by` the units that stood in the way (the one standing in the
+    province first, then the other units moving there).  `names` is the board that names
+    them in the text; it is not part of the value."""
+
+    by: tuple[Unit, ...]
+    names: Names = field(default=CODES, compare=False)
 
     def __str__(self) -> str:
-        return "bounced by " + ", ".join(self.by)
+        return "bounced by " + ", ".join(unit.text(self.names) for unit in self.by)
+
+    def __repr__(self) -> str:
+        return f"<Bounced: {self}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,20 +293,32 @@ class NoPath:
         return "no convoy path"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CutBy:
-    by: tuple[str, ...]
+    """A support cut: `by` the units that attacked the supporter and cut it."""
+
+    by: tuple[Unit, ...]
+    names: Names = field(default=CODES, compare=False)
 
     def __str__(self) -> str:
-        return "cut by " + ", ".join(self.by)
+        return "cut by " + ", ".join(unit.text(self.names) for unit in self.by)
+
+    def __repr__(self) -> str:
+        return f"<CutBy: {self}>"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DislodgedBy:
-    by: str
+    """An order that failed because its unit was dislodged, `by` this unit."""
+
+    by: Unit
+    names: Names = field(default=CODES, compare=False)
 
     def __str__(self) -> str:
-        return f"dislodged by {self.by}"
+        return f"dislodged by {self.by.text(self.names)}"
+
+    def __repr__(self) -> str:
+        return f"<DislodgedBy: {self}>"
 
 
 @dataclass(frozen=True, slots=True)

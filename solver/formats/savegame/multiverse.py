@@ -34,7 +34,7 @@ from topology.files import NUMBER_DIGITS
 
 from ...errors import DipsatError
 from ...values.decisions import Decision, DecisionKind
-from ...values.notation import parse_given
+from ...values.notation import parse_given, parse_unit
 from ...values.orders import Build, Given, Names, Waive, timeline_name
 from ...values.outcomes import (
     BackupRule,
@@ -49,7 +49,7 @@ from ...values.outcomes import (
     Reason,
     Result,
 )
-from ...values.position import DislodgedUnit, Position
+from ...values.position import DislodgedUnit, Position, Unit
 from ...values.rules import RuleBook
 from ..mila import read_unit, unit_text
 from ..rulebooks import rule_book
@@ -186,7 +186,7 @@ def _spot(place: Any) -> tuple[str, int | None, int | None]:
     return (place.province, place.timeline, place.turn)
 
 
-def _reason_json(reason: Reason | None) -> dict[str, Any] | None:
+def _reason_json(reason: Reason | None, names: Names) -> dict[str, Any] | None:
     """A reason as saved games keep it (the one mapping; `_MultiverseReader.reason` reads
     it back)."""
     match reason:
@@ -197,13 +197,13 @@ def _reason_json(reason: Reason | None) -> dict[str, Any] | None:
         case Invalid(why=why):
             return {"kind": "invalid", "why": why}
         case Bounced(by=by):
-            return {"kind": "bounced", "by": list(by)}
+            return {"kind": "bounced", "by": [unit.text(names) for unit in by]}
         case NoPath():
             return {"kind": "no path"}
         case CutBy(by=by):
-            return {"kind": "cut", "by": list(by)}
+            return {"kind": "cut", "by": [unit.text(names) for unit in by]}
         case DislodgedBy(by=by):
-            return {"kind": "dislodged", "by": by}
+            return {"kind": "dislodged", "by": by.text(names)}
         case ParadoxRule(rule=rule, core=core):
             return {"kind": "paradox", "rule": str(rule), "core": list(core)}
     raise AssertionError(f"no saved form for {reason!r}")
@@ -220,9 +220,12 @@ _REASON_FIELDS = {
 }
 
 
-def _record_json(record: Record | None, names: Names) -> dict[str, Any] | None:
+def _record_json(record: Record | None, names: Board) -> dict[str, Any] | None:
+    from ...multiverse.state import SpotNames
+
     if record is None:
         return None
+    spots = SpotNames(names)  # a reason's units stand on boards: 'A a-Paris@0'
     return {
         "orders": _orders_json(record.orders, names),
         "decisions": sorted(
@@ -234,7 +237,7 @@ def _record_json(record: Record | None, names: Names) -> dict[str, Any] | None:
                 "result": o.result,
                 "dislodged": o.dislodged,
                 "destroyed": o.destroyed,
-                "reason": _reason_json(o.reason),
+                "reason": _reason_json(o.reason, spots),
             }
             for o in record.outcomes
         ],
@@ -281,6 +284,9 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
 
 
 class _MultiverseReader(_Reader):
+    standing: dict[tuple[int, int], Position]  # each board's position, once the boards are read
+    names: Names  # how the boards name their places ('a-Paris@0')
+
     def objects(
         self, data: dict[str, Any], key: str, where: str, fields: tuple[str, ...], what: str
     ) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -343,18 +349,41 @@ class _MultiverseReader(_Reader):
                     message = f"expected a reason dipsat gives: {err}"
                     raise self.fail(f"{where}.why", message) from err
             case "bounced":
-                return Bounced(texts("by"))
+                return Bounced(self.units(texts("by"), f"{where}.by"), self.names)
             case "no path":
                 return NoPath()
             case "cut":
-                return CutBy(texts("by"))
+                return CutBy(self.units(texts("by"), f"{where}.by"), self.names)
             case "dislodged":
-                return DislodgedBy(text("by"))
+                return DislodgedBy(self.standing_unit(text("by"), f"{where}.by"), self.names)
         rule = text("rule")
         if rule not in set(BackupRule):
             known = ", ".join(BackupRule)
             raise self.fail(f"{where}.rule", f"expected one of {known}, found {rule!r}")
         return ParadoxRule(BackupRule(rule), texts("core"))
+
+    def units(self, texts: Sequence[str], where: str) -> tuple[Unit, ...]:
+        """The units a reason lists ('A a-Paris@0'), each found on its board."""
+        return tuple(self.standing_unit(text, f"{where}[{i}]") for i, text in enumerate(texts))
+
+    def standing_unit(self, text: str, where: str) -> Unit:
+        """The unit a reason names, found on its board of the multiverse (`self.standing`):
+        a reason names a unit that stood there."""
+        from ...multiverse.state import on_board
+
+        try:
+            ref = parse_unit(text, self.board)
+        except DipsatError as err:
+            raise self.fail(where, f"cannot read {text!r}: {err}") from err
+        timeline, turn = ref.place.timeline, ref.place.turn
+        position = None
+        if timeline is not None and turn is not None:
+            position = self.standing.get((timeline, turn))
+        unit = position.unit_in(ref.place.province) if position is not None else None
+        if unit is None or unit.type is not ref.type or timeline is None or turn is None:
+            message = f"expected a unit that stands on a board of this game, found {text!r}"
+            raise self.fail(where, message)
+        return Unit(on_board(unit.location, (timeline, turn)), unit.type, unit.power)
 
     def record(self, data: Any, where: str, key: tuple[int, int]) -> Record | None:
         from ...multiverse.state import Record, spot
@@ -411,7 +440,7 @@ class _MultiverseReader(_Reader):
         return Record(orders, decisions, tuple(outcomes))
 
     def multiverse(self, data: Any) -> SavedMultiverse:
-        from ...multiverse.state import MBoard, Multiverse, board_turn, winner
+        from ...multiverse.state import MBoard, Multiverse, SpotNames, board_turn, winner
         from ...values.orders import timeline_name
 
         self.envelope(data)
@@ -425,6 +454,7 @@ class _MultiverseReader(_Reader):
         rules = self.rules(data)
         boards: dict[tuple[int, int], MBoard] = {}
         seen: dict[tuple[int, int], int] = {}
+        read: list[tuple[tuple[int, int], str, dict[str, Any], Position, Position | None]] = []
         fields = ("timeline", "turn", "position", "created", "record")
         for i, (here, item) in enumerate(self.objects(data, "boards", "", fields, "board")):
             key = (self.count(item, "timeline", here), self.count(item, "turn", here))
@@ -446,6 +476,11 @@ class _MultiverseReader(_Reader):
                     )
             if "record" not in item:
                 raise self.fail(f"{here}.record", "missing")
+            read.append((key, here, item, position, created))
+        # the records after the boards: a reason names units of other boards, later ones too
+        self.standing = {key: position for key, _, _, position, _ in read}
+        self.names = SpotNames(self.board)
+        for key, here, item, position, created in read:
             record = self.record(item["record"], f"{here}.record", key)
             boards[key] = MBoard(key[0], key[1], position, record, created)
         origins: dict[int, tuple[int, int] | None] = {}
