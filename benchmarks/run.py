@@ -63,7 +63,7 @@ def warm_solver(turn: Turn) -> None:
 
 # -- inputs -------------------------------------------------------------------------------------
 def random_inputs(count: int) -> list[Turn]:
-    from solver.tools.crosscheck.generate import random_turn
+    from solver.crosschecking.generate import random_turn
 
     return [random_turn(f"bench-{i}", units=(34, 34)) for i in range(count)]
 
@@ -416,8 +416,8 @@ equations, CP-SAT on the cores propagation leaves, the outcomes and next positio
 # -- growth with the number of units ------------------------------------------------------------
 def growth_section(board: str, units: int, turns: int) -> Row:
     """Median CPU milliseconds per random movement turn with `units` units on a board."""
+    from solver.crosschecking.generate import random_turn
     from solver.judge.movement import adjudicate
-    from solver.tools.crosscheck.generate import random_turn
     from topology import variant
 
     on = variant(board)
@@ -438,10 +438,10 @@ def multiverse_section(timelines: int, repeats: int = 5) -> Row:
     set J, the default, and under rule set O), against as many separate standard turns: the
     three taken in turn, `repeats` times (which goes first rotates), in CPU and wall time;
     each figure the median of its repeats."""
+    from solver.crosschecking.generate import random_turn
     from solver.judge.movement import adjudicate
     from solver.multiverse.state import MBoard, Multiverse
     from solver.multiverse.step import step
-    from solver.tools.crosscheck.generate import random_turn
     from solver.values.orders import Given, apply_board_defaults
     from solver.values.rules import RULE_BOOKS
 
@@ -493,7 +493,7 @@ def replay_section(games: int, workers: int) -> Row:
     import shutil
     import tempfile
 
-    from solver.tools.replay import replay
+    from solver.crosschecking.replay import replay
     from solver.values.rules import RULE_BOOKS
 
     sources = sorted(GAMES.glob("*.json")) + sorted((GAMES / "mila").glob("*.json"))
@@ -543,11 +543,11 @@ def rulesearch_section(limit: int | None = None) -> Row:
     import math
 
     from solver.formats.cases import case_files, read_cases
-    from solver.tools.compare import case_outcomes
-    from solver.tools.rulesearch.fit import fit
-    from solver.tools.rulesearch.influence import influence
-    from solver.tools.rulesearch.solve import solve
-    from solver.tools.rulesearch.tracing import blindly, branches, options
+    from solver.rulesearch.compare import case_outcomes
+    from solver.rulesearch.fit import fit
+    from solver.rulesearch.influence import influence
+    from solver.rulesearch.solve import solve
+    from solver.rulesearch.tracing import blindly, branches, options
     from solver.values.rules import BOARD_POLICIES, DATC_2025
 
     clock = time.process_time

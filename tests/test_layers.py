@@ -1,8 +1,11 @@
 """Dependencies point one way, and the folders show the layers:
 
-    topology <- values <- judge <- game cycle <- multiverse <- formats <- tools <- CLI
+    topology <- values <- judge <- game cycle <- multiverse <- formats <- the rooms <- CLI
                        \\- checker (values only)
-    render beside them: values, formats and multiverse.state; tools import it
+    render beside them: values, formats and multiverse.state; the rooms import it
+
+The rooms are the users' tasks above the core: cross-checking (and replaying real games),
+exploring and reporting, searching rule books; `solver.workers` spreads their jobs.
 
 Read from the source (the import statements, lazy ones inside functions included), so a new
 import against the direction fails here before it can make a cycle."""
@@ -15,6 +18,15 @@ import pytest
 from conftest import ROOT
 
 CORE = {"solver.errors", "solver.values"}
+ROOM = CORE | {
+    "solver.judge",
+    "solver.checker",
+    "solver.cycle",
+    "solver.multiverse",
+    "solver.formats",
+    "solver.render",
+    "solver.workers",
+}
 LAYERS: dict[str, set[str]] = {
     # each part of solver/ and the parts it may import (besides itself and topology)
     "solver.errors": set(),
@@ -27,14 +39,18 @@ LAYERS: dict[str, set[str]] = {
     "solver.formats": CORE | {"solver.judge", "solver.cycle", "solver.multiverse"},
     # renderers draw values: the multiverse's state, results and case files, never the judge
     "solver.render": CORE | {"solver.formats", "solver.multiverse.state"},
-    "solver.tools": CORE
+    "solver.workers": {"solver.errors"},  # jobs spread over processes or Dask, for the rooms
+    # the rooms, one per task of the users; each may use the core, the renderer and workers
+    "solver.crosschecking": ROOM,
+    "solver.exploring": ROOM
     | {
-        "solver.judge",
-        "solver.checker",
-        "solver.cycle",
-        "solver.multiverse",
-        "solver.formats",
-        "solver.render",
+        # the compare page draws rule-book comparisons (rulesearch.compare's CaseDifference)
+        "solver.rulesearch.compare",
+    },
+    "solver.rulesearch": ROOM
+    | {
+        # fitting a rule book to a site's games replays them (crosschecking.replay)
+        "solver.crosschecking.replay",
     },
     "solver.api": CORE
     | {
@@ -43,7 +59,10 @@ LAYERS: dict[str, set[str]] = {
         "solver.cycle",
         "solver.multiverse",
         "solver.formats",
-        "solver.tools",
+        "solver.workers",
+        "solver.crosschecking",
+        "solver.exploring",
+        "solver.rulesearch",
     },
     "solver.cli": {"solver"},
     "solver.__main__": {"solver.cli"},
@@ -203,14 +222,14 @@ def test_every_module_belongs_to_a_layer():
 def test_the_import_reader_sees_relative_and_lazy_imports():
     found = imports(ROOT / "solver" / "render" / "board.py")
     assert "solver.render.arrows" in found and "topology" in found
-    assert "solver.tools.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
+    assert "solver.exploring.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
 
 
 def test_saved_games_and_cross_checking_share_a_format_not_each_other():
     """Both write positions in MILA strings (`solver.formats.mila`); neither imports the
     other."""
     for path in sorted((ROOT / "solver" / "formats" / "savegame").rglob("*.py")):
-        assert not {m for m in imports(path) if m.startswith("solver.tools")}, path
-    for path in sorted((ROOT / "solver" / "tools" / "crosscheck").rglob("*.py")):
+        assert not {m for m in imports(path) if m.startswith("solver.crosschecking")}, path
+    for path in sorted((ROOT / "solver" / "crosschecking").rglob("*.py")):
         wrong = {m for m in imports(path) if m.startswith("solver.formats.savegame")}
         assert not wrong, path

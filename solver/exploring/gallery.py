@@ -1,6 +1,6 @@
 """The pictures shown in docs/pictures.md, made from the data.
 
-``python -m solver.tools.gallery [FOLDER]`` writes them (default ``docs/pictures``);
+``python -m solver.exploring.gallery [FOLDER]`` writes them (default ``docs/pictures``);
 tests/test_gallery.py checks the committed ones are what this makes today.
 """
 

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 from topology.files import shown
 
-from ...errors import DipsatError, OrderSyntaxError
-from ...formats.cases import Case, normalise_label
-from ...values.notation import parse_given
-from ...values.rules import RuleBook
-from ..compare import case_outcomes
+from ..errors import DipsatError, OrderSyntaxError
+from ..formats.cases import Case, normalise_label
+from ..values.notation import parse_given
+from ..values.rules import RuleBook
+from .compare import case_outcomes
 from .describe import Cube, described, merged
 from .influence import Outcomes
 from .tracing import Tree, branches, held_policies, named_books

@@ -1,5 +1,5 @@
 """The MILA `diplomacy` engine behind the cross-check protocol:
-`python -m solver.tools.adapters.mila`.
+`python -m solver.crosschecking.mila_adapter`.
 
 Reads one request per line on stdin and writes one reply per line on stdout (see
 docs/crosscheck.md).  Every request gets a fresh `Game` with the rules `NO_CHECK` (illegal
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-VERSION = "dipsat-crosscheck/1"  # as solver.tools.crosscheck.protocol.VERSION
+VERSION = "dipsat-crosscheck/1"  # as solver.crosschecking.protocol.VERSION
 PHASE = re.compile(r"^(?:[SF]\d{4}[MR]|W\d{4}A)$")
 UNIT = re.compile(r"^[AF] [A-Z][A-Z0-9]*(?:/[NSEW]C)?$")
 PLACE = re.compile(r"^[A-Z][A-Z0-9]*(?:/[NSEW]C)?$")

@@ -17,9 +17,9 @@ from typing import Any
 
 from topology import Board, Location, UnitType, UnknownNameError
 
-from ...errors import DipsatError
-from ...formats.mila import place_text, position_json, read_position, unit_text
-from ...values.orders import (
+from ..errors import DipsatError
+from ..formats.mila import place_text, position_json, read_position, unit_text
+from ..values.orders import (
     Build,
     Convoy,
     Disband,
@@ -34,8 +34,8 @@ from ...values.orders import (
     UnitRef,
     Waive,
 )
-from ...values.outcomes import Outcome, Result
-from ...values.position import Position, Unit
+from ..values.outcomes import Outcome, Result
+from ..values.position import Position, Unit
 
 _DONE = (Result.SUCCEEDS, Result.GIVEN, Result.AVAILABLE)  # what "true" reports
 VERSION = "dipsat-crosscheck/1"
@@ -225,7 +225,7 @@ def read_request(data: dict[str, Any]) -> tuple[Position, list[Given]]:
     """A request as a position and orders (for serving dipsat behind the protocol)."""
     from topology import MapDataError, variant
 
-    from ...values.notation import parse_given
+    from ..values.notation import parse_given
 
     try:
         board = variant(str(data.get("map", "standard")))

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...values.rules import POLICIES
+from ..values.rules import POLICIES
 from .tracing import Value, options, spelled
 
 

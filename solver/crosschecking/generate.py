@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 from topology import Board, Kind, Location, UnitType, standard
 
-from ...judge.routes import minimal_routes
-from ...values.orders import (
+from ..judge.routes import minimal_routes
+from ..values.orders import (
     Convoy,
     Given,
     Hold,
@@ -25,7 +25,7 @@ from ...values.orders import (
     SupportMove,
     UnitRef,
 )
-from ...values.position import Position, Unit, opening_phase
+from ..values.position import Position, Unit, opening_phase
 
 
 def random_turn(

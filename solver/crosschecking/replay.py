@@ -29,14 +29,21 @@ from topology import Board, variant
 
 from ..cycle.game import advance
 from ..errors import DipsatError, LimitError
-from ..formats.mila import Game, GameFileError, RecordedPhase, read_game, snapshot, unit_text
+from ..formats.mila import (
+    Game,
+    GameFileError,
+    RecordedPhase,
+    read_game,
+    snapshot,
+    start_position,
+)
 from ..judge.solve import time_limit as solver_time_limit
 from ..values.orders import Given
-from ..values.position import DislodgedUnit, PhaseKind, Position
+from ..values.position import PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution
 from ..values.rules import DATC_2025, RULE_BOOKS, RuleBook
-from .crosscheck.compare import name_of
-from .workers import spread as _spread
+from ..workers import spread as _spread
+from .disagreements import name_of
 
 KINDS = {PhaseKind.MOVEMENT: "M", PhaseKind.RETREAT: "R", PhaseKind.ADJUSTMENT: "A"}
 
@@ -323,47 +330,6 @@ def _through_empty_retreats(
     ):
         return advance(after, (), rules).after
     return after
-
-
-def start_position(
-    here: RecordedPhase, previous: PhaseResolution | None
-) -> tuple[Position | None, str | None]:
-    """The position to adjudicate, or None and why it cannot be built.
-
-    A retreat phase takes what its record does not keep from our adjudication of the
-    movement phase before it: each dislodged unit's attacker and the provinces a standoff
-    left empty.  Where that adjudication differs from the record (a mismatch of the
-    movement phase, reported there), the record stands: a standoff in a province the record
-    has a unit in is left out (a standoff only keeps retreats out of a province, and an
-    occupied one takes none anyway), and a recorded dislodged unit we did not dislodge
-    makes the phase one we cannot rebuild."""
-    assert here.phase is not None
-    if here.phase.kind is not PhaseKind.RETREAT:
-        return here.position(), None
-    before = previous.position.phase if previous is not None else None
-    if (
-        previous is None
-        or not isinstance(previous, Resolution)
-        or before is None
-        or (before.year, before.season) != (here.phase.year, here.phase.season)
-    ):
-        return None, f"no adjudicated movement phase before {here.name} to rebuild it from"
-    ours = {r.unit: r for r in previous.dislodged}
-    dislodged = []
-    for unit, _ in here.retreats:
-        found = ours.get(unit)
-        if found is None:
-            return None, (
-                f"{unit.power.upper()} *{unit_text(unit)} was not dislodged by our "
-                f"adjudication of {before.code}"
-            )
-        dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
-    occupied = {unit.province for unit in here.units}
-    standoffs = frozenset(p for p in previous.standoffs if p not in occupied)
-    try:
-        return here.position(tuple(dislodged), standoffs), None
-    except DipsatError as error:  # what we rebuilt does not fit the record
-        return None, f"cannot rebuild {here.name} from our adjudication of {before.code}: {error}"
 
 
 def transition_matches(game: Game, index: int, rules: RuleBook) -> bool:

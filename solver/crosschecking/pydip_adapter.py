@@ -1,4 +1,4 @@
-"""pydip behind the cross-check protocol: `python -m solver.tools.adapters.pydip`.
+"""pydip behind the cross-check protocol: `python -m solver.crosschecking.pydip_adapter`.
 
 Movement phases go to `resolve_turn`, adjustment phases to `resolve_adjustment` (which
 applies pydip's own civil-disorder rule).  Retreat phases are not supported: pydip computes
@@ -49,7 +49,7 @@ from pydip.turn.adjustment import resolve_adjustment
 from topology import Kind, standard
 from topology.names import AmbiguousNameError, UnknownNameError
 
-from .mila import Request, RequestError, serve
+from .mila_adapter import Request, RequestError, serve
 
 _TYPES = {"A": UnitTypes.TROOP, "F": UnitTypes.FLEET}
 _LETTERS = {v: k for k, v in _TYPES.items()}

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from topology import Board
 
-from ...errors import DipsatError
-from ...formats.mila import Game, GameFileError, read_game
-from ...values.position import PhaseKind
-from ...values.rules import POLICIES, RuleBook, conflicting
-from ..replay import ReplayReport, replay_game, transition_matches
+from ..crosschecking.replay import ReplayReport, replay_game, transition_matches
+from ..errors import DipsatError
+from ..formats.mila import Game, GameFileError, read_game
+from ..values.position import PhaseKind
+from ..values.rules import POLICIES, RuleBook, conflicting
 from .describe import Cube, described, merged
 from .tracing import Leaf, Tree, Value, branches, named_books, options
 

@@ -7,9 +7,9 @@ import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...formats.cases import Case
-from ...values.rules import POLICIES, RuleBook
-from ..compare import case_outcomes
+from ..formats.cases import Case
+from ..values.rules import POLICIES, RuleBook
+from .compare import case_outcomes
 from .describe import Cube, described, merged
 from .tracing import Tree, Value, branches, held_policies, options
 

@@ -11,7 +11,7 @@ from ..checker.equations import check_resolution
 from ..cycle.game import BoardStep, Played, advance
 from ..errors import DipsatError
 from ..formats.cases import Case
-from ..formats.mila import Game
+from ..formats.mila import Game, start_position
 from ..judge.movement import adjudicate
 from ..judge.retreat_options import retreating
 from ..multiverse.state import MultiverseStep
@@ -23,7 +23,6 @@ from ..values.orders import Given
 from ..values.position import PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution, Retreating
 from ..values.rules import EDITIONS, RuleBook
-from .replay import start_position
 
 
 def play_case(case: Case, rules: RuleBook) -> list[Played]:

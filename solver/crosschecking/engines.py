@@ -17,18 +17,18 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ...cycle.game import advance
-from ...errors import DipsatError
-from ...values.orders import Given
-from ...values.position import Position
-from ...values.resolution import Resolution
-from ...values.rules import DATC_2025, RuleBook
+from ..cycle.game import advance
+from ..errors import DipsatError
+from ..values.orders import Given
+from ..values.position import Position
+from ..values.resolution import Resolution
+from ..values.rules import DATC_2025, RuleBook
 from . import protocol
 from .protocol import ProtocolError, read_reply, reply, request
 
 ADAPTERS = {
-    "mila": [sys.executable, "-m", "solver.tools.adapters.mila"],
-    "pydip": [sys.executable, "-m", "solver.tools.adapters.pydip"],
+    "mila": [sys.executable, "-m", "solver.crosschecking.mila_adapter"],
+    "pydip": [sys.executable, "-m", "solver.crosschecking.pydip_adapter"],
 }
 
 

@@ -28,11 +28,11 @@ from ..render.markers import markers
 from ..render.multiverse import step_element
 from ..render.style import STYLE
 from ..render.svg import SVG_NS, el, num, share_groups, to_text
+from ..rulesearch.compare import CaseDifference
 from ..values.decisions import Decision
 from ..values.outcomes import Outcome
 from ..values.position import PhaseKind
 from ..values.rules import EDITIONS, RuleBook
-from .compare import CaseDifference
 from .conformance import CaseResult, Failure, Report
 from .explore import CoreReport
 from .scenes import edition_scenes, phase_scene, play_case, resolution_scene, step_heading
@@ -373,7 +373,7 @@ def _case_article(result: CaseResult, rules: RuleBook, pictures: Pictures) -> st
 def compare_page(
     cases: Sequence[Case], first: RuleBook, second: RuleBook, differences: Sequence[CaseDifference]
 ) -> str:
-    """The cases two rule books decide differently (`solver.tools.compare.compare`), each phase
+    """The cases two rule books decide differently (`solver.rulesearch.compare.compare`), each phase
     drawn under both side by side, with the policies that make them differ and the outcomes
     that differ (each phase named once)."""
     pictures = Pictures()

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
-from ...errors import DipsatError
-from ...values.rules import (
+from ..errors import DipsatError
+from ..values.rules import (
     POLICIES,
     RULE_BOOKS,
     RuleBook,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from ...judge.movement import adjudicate
-from ...values.orders import Given, order_text
-from ...values.position import Position
-from ...values.rules import DATC_2025, RuleBook, is_edition
+from ..judge.movement import adjudicate
+from ..values.orders import Given, order_text
+from ..values.position import Position
+from ..values.rules import DATC_2025, RuleBook, is_edition
 
 Disagrees = Callable[[Position, Sequence[Given]], bool]
 

@@ -1,5 +1,6 @@
-"""dipsat itself behind the cross-check protocol (`python -m solver.tools.adapters.dipsat`): a
-reference for writing an adapter, and the engine the harness tests run against."""
+"""dipsat itself behind the cross-check protocol
+(`python -m solver.crosschecking.dipsat_adapter`): a reference for writing an adapter, and
+the engine the harness tests run against."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import json
 import sys
 from typing import IO, Any
 
-from ...errors import DipsatError, LimitError
-from ..crosscheck.engines import DipsatEngine
-from ..crosscheck.protocol import ProtocolError, read_request
+from ..errors import DipsatError, LimitError
+from .engines import DipsatEngine
+from .protocol import ProtocolError, read_request
 
 
 def serve(stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> None:

@@ -17,7 +17,7 @@ from ..errors import DipsatError
 from ..formats.cases import Case
 from ..multiverse.state import Multiverse
 from ..values.rules import POLICIES, RuleBook, conflicting
-from .rulesearch.tracing import Value, branches, spelled
+from .tracing import Value, branches, spelled
 
 Key = tuple[str, str]
 """What an outcome is of: its phase (or multiverse step), and the order as the case writes

@@ -11,13 +11,13 @@ from typing import Any
 
 from topology import Board, variant
 
-from ...errors import DipsatError, LimitError
-from ...judge.solve import time_limit as solver_time_limit
-from ...values.orders import Given
-from ...values.position import Position
-from ...values.rules import DATC_2025, RuleBook
+from ..errors import DipsatError, LimitError
+from ..judge.solve import time_limit as solver_time_limit
+from ..values.orders import Given
+from ..values.position import Position
+from ..values.rules import DATC_2025, RuleBook
 from ..workers import spread
-from .compare import differences, name_of, on_the_board
+from .disagreements import differences, name_of, on_the_board
 from .engines import STARTUP_SECONDS, DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
@@ -194,7 +194,7 @@ def _minimal(
 
 
 def _convoys(orders: Sequence[Given]) -> frozenset[str]:
-    from ...values.orders import Convoy
+    from ..values.orders import Convoy
 
     return frozenset(
         g.order.unit.place.province.upper() for g in orders if isinstance(g.order, Convoy)
@@ -275,9 +275,9 @@ def recorded_turns(
 ) -> list[tuple[str, Position, list[Given]]]:
     """Movement phases from case files (*.cases) and game files (*.json), on ``board`` where
     a file names no board of its own."""
-    from ...formats.cases import case_files, read_cases
-    from ...formats.mila import read_game
-    from ...values.position import PhaseKind
+    from ..formats.cases import case_files, read_cases
+    from ..formats.mila import read_game
+    from ..values.position import PhaseKind
 
     turns = []
     for path in paths:

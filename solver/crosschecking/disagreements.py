@@ -10,15 +10,15 @@ import networkx as nx
 
 from topology import Key
 
-from ...errors import DipsatError, LimitError
-from ...judge.checked import Checked, CheckedMove, CheckedSupport, Status, destination
-from ...judge.movement import judge
-from ...judge.structure import Structure
-from ...values.decisions import Decision
-from ...values.orders import Convoy, Given, Move, SupportHold, SupportMove
-from ...values.outcomes import Illegality, Invalidity
-from ...values.position import Position, Unit
-from ...values.rules import DATC_2025, RuleBook
+from ..errors import DipsatError, LimitError
+from ..judge.checked import Checked, CheckedMove, CheckedSupport, Status, destination
+from ..judge.movement import judge
+from ..judge.structure import Structure
+from ..values.decisions import Decision
+from ..values.orders import Convoy, Given, Move, SupportHold, SupportMove
+from ..values.outcomes import Illegality, Invalidity
+from ..values.position import Position, Unit
+from ..values.rules import DATC_2025, RuleBook
 
 
 def differences(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable
 from types import FrameType
 from typing import Any, Protocol, TypeVar
 
-from ..errors import DipsatError
+from .errors import DipsatError
 
 Job = TypeVar("Job")
 Part = TypeVar("Part")
