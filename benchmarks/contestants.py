@@ -94,7 +94,7 @@ def _dipsat(
     position: Position, orders: list[Given], checked: Request | None, propagate: bool
 ) -> Call:
     from solver.judge.movement import adjudicate
-    from solver.judge.solve import SolverConfig
+    from solver.judge.solver_settings import SolverConfig
     from solver.values.rules import DATC_2025
 
     config = SolverConfig(propagate=propagate)

@@ -55,7 +55,7 @@ def warm_solver(turn: Turn) -> None:
     only when a turn first needs it, and a measurement of many turns should not charge that
     import to whichever of them first reaches the solver."""
     from solver.judge.movement import adjudicate
-    from solver.judge.solve import SolverConfig
+    from solver.judge.solver_settings import SolverConfig
     from solver.values.rules import DATC_2025
 
     adjudicate(*turn, DATC_2025, SolverConfig(propagate=False))
@@ -368,7 +368,7 @@ def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
     from solver.judge.fallback import settle
     from solver.judge.legality import analyse
     from solver.judge.propagate import propagate
-    from solver.judge.resolution import resolve
+    from solver.judge.results import resolve
     from solver.judge.structure import Structure
     from solver.values.calendar import after_movement
     from solver.values.rules import DATC_2025
@@ -1195,7 +1195,7 @@ def _made_fast(info: Row) -> list[str]:
         "decisions are fixed; the solver enumerates each paradox core (up to two solutions) "
         "with everything upstream fixed, and what follows the cores is propagated again.",
         "- **A solver set for tiny models.** One worker, fixed seed, no presolve, probing, "
-        "symmetry or linearization (`solver/judge/solve.py`).",
+        "symmetry or linearization (`solver/judge/solver_settings.py`).",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
         "over the recorded reads, and the cores of a turn with a cycle are found from the "
         "same reads, in the order networkx would give (`solver/judge/cores.py`).",

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .exploring.explore import CoreReport, EditionChoice
     from .formats.cases import Case
     from .formats.rulebooks import rule_book
-    from .judge.solve import time_limit
+    from .judge.solver_settings import time_limit
     from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
     from .rulesearch.fit import Fit
     from .rulesearch.influence import CaseInfluence
@@ -184,7 +184,7 @@ _HOMES: dict[str, str] = {
     "rule_book": ".formats.rulebooks",
     "solve_rules": ".api",
     "standard": "topology",
-    "time_limit": ".judge.solve",
+    "time_limit": ".judge.solver_settings",
     "variant": "topology",
 }
 """Where each public name lives: `import solver` loads a module only when one of its names

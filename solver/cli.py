@@ -27,7 +27,7 @@ from .exploring.explain import explain, render
 from .exploring.explore import explore_case, report_json
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
-from .judge import solve
+from .judge import solver_settings
 from .rulesearch.compare import as_json as as_json_data
 from .rulesearch.compare import compare
 from .rulesearch.compare import lines as compare_lines
@@ -79,7 +79,7 @@ def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
     if seconds is None:
         return
     try:
-        ctx.with_resource(solve.time_limit(seconds))
+        ctx.with_resource(solver_settings.time_limit(seconds))
     except DipsatError as error:
         raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
 
@@ -466,7 +466,7 @@ def _picture(
 ) -> str:
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
     from .exploring.scenes import pending_scene, played_scene
-    from .render.board import board_svg
+    from .render.board_drawing import board_svg
 
     if _is_saved_game(file) and _is_recorded_game(file):
         from .exploring.scenes import recorded_scene
@@ -482,7 +482,7 @@ def _picture(
         if isinstance(game, SavedMultiverse):
             if step is not None:
                 raise fail(f"{file}: --step: a multiverse game is drawn whole, all its boards")
-            from .render.multiverse import multiverse_game_svg
+            from .render.multiverse_drawing import multiverse_game_svg
 
             return multiverse_game_svg(game)
         name = Path(file).name

@@ -16,10 +16,10 @@ from conftest import ROOT, all_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver.judge.convoy_routes as judge_routes
 import solver.judge.equations as equations
 import solver.judge.legality as legality
 import solver.judge.movement as movement
-import solver.judge.routes as judge_routes
 import solver.judge.structure as structure
 from solver.checker import check_resolution
 from solver.compiled import compiled_modules

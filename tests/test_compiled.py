@@ -24,7 +24,7 @@ from solver.judge.cpsat import build
 from solver.judge.fallback import settle
 from solver.judge.legality import analyse
 from solver.judge.propagate import Propagation
-from solver.judge.resolution import resolve
+from solver.judge.results import resolve
 from solver.judge.structure import Structure
 from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import step

@@ -220,7 +220,7 @@ def test_every_module_belongs_to_a_layer():
 
 
 def test_the_import_reader_sees_relative_and_lazy_imports():
-    found = imports(ROOT / "solver" / "render" / "board.py")
+    found = imports(ROOT / "solver" / "render" / "board_drawing.py")
     assert "solver.render.arrows" in found and "topology" in found
     assert "solver.exploring.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
 

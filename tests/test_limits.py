@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
 from solver.formats.cases import MAX_CASE_FILE_BYTES, read_cases
 from solver.judge.movement import adjudicate
-from solver.judge.solve import SolverConfig, SolverTimeout
+from solver.judge.solver_settings import SolverConfig, SolverTimeout
 from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import MAX_TIMELINES, step
 from solver.values.notation import MAX_ORDER_CHARS, parse_given
@@ -65,7 +65,7 @@ def test_a_solver_out_of_time_is_no_bad_value_and_never_an_outcome() -> None:
     import solver
     from solver.errors import LimitError
 
-    assert SolverTimeout is solver.SolverTimeout  # solver.judge.solve re-exports it
+    assert SolverTimeout is solver.SolverTimeout  # solver.judge.solver_settings re-exports it
     assert issubclass(SolverTimeout, LimitError)
     assert not issubclass(SolverTimeout, ValueError)
     (case,) = [c for c in read_cases(CASES / "6F.cases") if c.id.endswith("6.F.14")]

@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 from typer.testing import CliRunner
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
 from solver.cli import app
 from solver.exploring.conformance import run
 from solver.exploring.explore import explore_case

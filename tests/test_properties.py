@@ -15,7 +15,7 @@ from conftest import ROOT, fuzz_examples, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
 from solver.crosschecking.generate import random_turn
 from solver.cycle.adjustments import adjudicate_adjustments
 from solver.cycle.retreats import adjudicate_retreats

@@ -25,7 +25,7 @@ from conftest import under_hash_seeds
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
 from solver.crosschecking.generate import _orders, _targets, random_turn
 from solver.errors import DipsatError
 from solver.multiverse.state import MBoard, Multiverse, MultiverseStep, parts, turn_phase

@@ -9,7 +9,7 @@ kinds in the core, to the rule's value, and no decision of another kind.
 Szykman, all fail, all hold and the unresolved paradox overrule the equations: the
 decisions they set are listed as forced and exempt from their equations.  Circular movement
 and the DPTG rule pick a consistent resolution: the decisions they set still obey their
-equations (`solver.checker.equations` verifies them like any other).
+equations (`solver.checker.check` verifies them like any other).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from ..values.rules import (
     ViaFallback,
     WrongCoast,
 )
-from .routes import Seas, fleets_at_sea
+from .chains import Seas, fleets_at_sea
 
 
 class Verdict(enum.Enum):

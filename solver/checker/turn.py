@@ -17,8 +17,8 @@ from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Deci
 from ..values.orders import Convoy, Given, Move, SupportHold, SupportMove
 from ..values.position import Position, Unit
 from ..values.rules import RuleBook
+from .chains import Route, Seas
 from .reading import Orders, Reading, Verdict, read_orders
-from .routes import Route, Seas
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 from topology import Board, variant
 
 from ..errors import DipsatError, LimitError
-from ..judge.solve import time_limit as solver_time_limit
+from ..judge.solver_settings import time_limit as solver_time_limit
 from ..values.orders import Given
 from ..values.position import Position
 from ..values.rules import DATC_2025, RuleBook

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from topology import Board, Kind, Location, UnitType, standard
 
-from ..judge.routes import minimal_routes
+from ..judge.convoy_routes import minimal_routes
 from ..values.orders import (
     Convoy,
     Given,

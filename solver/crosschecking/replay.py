@@ -37,7 +37,7 @@ from ..formats.mila import (
     snapshot,
     start_position,
 )
-from ..judge.solve import time_limit as solver_time_limit
+from ..judge.solver_settings import time_limit as solver_time_limit
 from ..values.orders import Given
 from ..values.position import PhaseKind, Position
 from ..values.resolution import PhaseResolution, Resolution

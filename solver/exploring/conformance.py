@@ -8,7 +8,7 @@ from typing import Any
 
 from topology import Board, Key, Location
 
-from ..checker.equations import check_resolution
+from ..checker.check import check_resolution
 from ..cycle.game import Game, OneBoard, Played
 from ..errors import DipsatError, LimitError
 from ..formats.cases import After, Block, Case

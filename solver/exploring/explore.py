@@ -17,8 +17,8 @@ import networkx as nx
 
 from ..formats.cases import Case
 from ..judge.movement import adjudicate, judge
-from ..judge.resolution import as_it_stands
-from ..judge.solve import SolverConfig, current_config
+from ..judge.results import as_it_stands
+from ..judge.solver_settings import SolverConfig, current_config
 from ..values.decisions import CONVOY, DISLODGED, MOVE, Decision
 from ..values.orders import Given
 from ..values.outcomes import BackupRule

@@ -16,7 +16,7 @@ from topology import layout_of
 from ..formats.cases import Case, read_cases
 from ..formats.rulebooks import rule_book
 from ..formats.savegame import STANDARD_START
-from ..render.board import Scene, board_svg, focus_box
+from ..render.board_drawing import Scene, board_svg, focus_box
 from ..values.rules import EDITIONS
 from .explore import explore
 from .scenes import case_scenes, case_svg, edition_scenes, resolution_scene

@@ -20,12 +20,12 @@ from ..errors import DipsatError, LimitError
 from ..formats.cases import Case
 from ..formats.rulebooks import rule_book
 from ..multiverse.state import MultiverseStep
-from ..render import board as drawing
+from ..render import board_drawing as drawing
 from ..render.arrows import order_text, result_of
-from ..render.board import MAP_GROUPS, focus_box
+from ..render.board_drawing import MAP_GROUPS, focus_box
 from ..render.legend import LEGEND_WIDTH, draw_legend, legend_height
 from ..render.markers import markers
-from ..render.multiverse import step_element
+from ..render.multiverse_drawing import step_element
 from ..render.style import STYLE
 from ..render.svg import SVG_NS, el, num, share_groups, to_text
 from ..rulesearch.compare import CaseDifference

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from ..checker.equations import check_resolution
+from ..checker.check import check_resolution
 from ..cycle.game import BoardStep, Played, advance
 from ..errors import DipsatError
 from ..formats.cases import Case
@@ -15,8 +15,8 @@ from ..formats.mila import Game, start_position
 from ..judge.movement import adjudicate
 from ..judge.retreat_options import retreating
 from ..multiverse.state import MultiverseStep
-from ..render.board import Scene, board_svg
-from ..render.multiverse import step_element
+from ..render.board_drawing import Scene, board_svg
+from ..render.multiverse_drawing import step_element
 from ..render.svg import to_text
 from ..values.decisions import Decision
 from ..values.orders import Given

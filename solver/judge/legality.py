@@ -37,7 +37,7 @@ from ..values.rules import (
     WrongCoast,
 )
 from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
-from .routes import has_route, minimal_routes
+from .convoy_routes import has_route, minimal_routes
 
 
 def key_of(board: BoardView, place: Place) -> Key | None:

@@ -34,8 +34,8 @@ from .checked import Checked, Turn
 from .cores import cores_in_order, reads_of
 from .fallback import CoreFound, Settlement, settle
 from .legality import analyse
-from .resolution import NextPosition, decision_values, resolve
-from .solve import SolverConfig, current_config
+from .results import NextPosition, decision_values, resolve
+from .solver_settings import SolverConfig, current_config
 from .structure import Structure
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from ..values.decisions import (
 from ..values.position import Unit
 from ..values.rules import RuleBook
 from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
-from .routes import minimal_routes
+from .convoy_routes import minimal_routes
 
 KINDS: tuple[DecisionKind, ...] = tuple(sorted(DecisionKind))
 """The kinds of decision by rank: convoy, dislodged, move, path, sea, support."""

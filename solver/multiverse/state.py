@@ -303,7 +303,7 @@ class Multiverse:
 
     def _repr_svg_(self) -> str:
         """Every board, as a grid of timelines and turns (in a notebook)."""
-        from ..render.multiverse import multiverse_svg
+        from ..render.multiverse_drawing import multiverse_svg
 
         return multiverse_svg(self)
 
@@ -367,7 +367,7 @@ class MultiverseStep:
 
     def _repr_svg_(self) -> str:
         """The multiverse after the step, with the step's orders (in a notebook)."""
-        from ..render.multiverse import step_svg
+        from ..render.multiverse_drawing import step_svg
 
         return step_svg(self)
 

@@ -285,7 +285,7 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board, drawn (in a notebook)."""
-        from ..render.board import Scene, board_svg
+        from ..render.board_drawing import Scene, board_svg
 
         return board_svg(Scene(self), whole=True)
 

@@ -89,7 +89,7 @@ class PhaseResolution:
 
     def _repr_svg_(self) -> str:
         """The phase drawn: the board, the orders and their outcomes (in a notebook)."""
-        from ..render.board import Scene, board_svg
+        from ..render.board_drawing import Scene, board_svg
 
         scene = Scene(self.position, self.orders, self.outcomes, self.retreating)
         return board_svg(scene)

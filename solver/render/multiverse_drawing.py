@@ -28,7 +28,7 @@ from ..values.orders import Given, Order, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
 from .arrows import Spot, Where, draw_orders, order_lines
-from .board import (
+from .board_drawing import (
     MAP_GROUPS,
     Scene,
     clip_path,
