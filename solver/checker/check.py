@@ -20,8 +20,8 @@ from ..values.orders import Move, SupportMove
 from ..values.rules import ConvoyCut, DislodgedPrevent, MultiRoute
 from .backup import backup_problems, overruled
 from .claim import Claim
-from .decided import Decided
-from .turn import Turn
+from .decided import ClaimedDecisions
+from .turn import TurnReading
 from .verdicts import (
     decision_set_problems,
     dislodgement_problems,
@@ -34,12 +34,12 @@ from .verdicts import (
 
 def check_resolution(resolution: Claim) -> list[str]:
     """Every problem with the resolution, named; an empty list when the checker agrees."""
-    turn = Turn.read(resolution.position, resolution.orders, resolution.rules)
-    decided = Decided(turn, resolution.values)
+    turn = TurnReading.read(resolution.position, resolution.orders, resolution.rules)
+    decided = ClaimedDecisions(turn, resolution.values)
     problems = verdict_problems(resolution, turn)
     problems += decision_set_problems(resolution, turn)
     problems += backup_problems(resolution, turn)
-    problems += Equations(resolution, turn, decided).problems()
+    problems += EquationCheck(resolution, turn, decided).problems()
     problems += outcome_problems(resolution, turn, decided)
     problems += dislodgement_problems(resolution, turn, decided)
     problems += standoff_problems(resolution, turn, decided)
@@ -50,7 +50,7 @@ def check_resolution(resolution: Claim) -> list[str]:
 class Strengths:
     """The strengths of chapter 5, recomputed from the claimed decisions."""
 
-    def __init__(self, turn: Turn, decided: Decided) -> None:
+    def __init__(self, turn: TurnReading, decided: ClaimedDecisions) -> None:
         self.turn = turn
         self.decided = decided
 
@@ -152,10 +152,10 @@ class Strengths:
         return turn.seas.chain_exists(mover, turn.dest(mover), available)
 
 
-class Equations:
+class EquationCheck:
     """Each equation of chapter 5, verified against the claimed decisions."""
 
-    def __init__(self, claim: Claim, turn: Turn, decided: Decided) -> None:
+    def __init__(self, claim: Claim, turn: TurnReading, decided: ClaimedDecisions) -> None:
         self.claim = claim
         self.turn = turn
         self.decided = decided

@@ -56,7 +56,7 @@ _LETTERS = {v: k for k, v in _TYPES.items()}
 
 
 @dataclass(frozen=True, slots=True)
-class Names:
+class PydipNames:
     """MILA places to pydip territory names and back."""
 
     land: dict[str, str]  # 'SPA' -> 'Spain', 'NTH' -> 'North Sea': where armies (and seas) are
@@ -74,7 +74,7 @@ def _province_of(board_lookup: Callable[[str], str], name: str) -> str:
     raise RuntimeError(f"no province of the standard board is called {name!r}")
 
 
-def build_names(game_map: Map) -> Names:
+def build_names(game_map: Map) -> PydipNames:
     """Match pydip's territories to MILA codes, checking that every province matches once."""
     board = standard()
     land: dict[str, str] = {}
@@ -121,11 +121,11 @@ def build_names(game_map: Map) -> Names:
             fleet[f"{code}/{c.upper()}"] = found[0]
     place = {name: code for code, name in land.items()}
     place.update({name: code for code, name in fleet.items()})
-    return Names(land, fleet, place)
+    return PydipNames(land, fleet, place)
 
 
 @cache
-def _map_and_names() -> tuple[Map, Names]:
+def _map_and_names() -> tuple[Map, PydipNames]:
     game_map = vanilla_dip.generate_map()
     return game_map, build_names(game_map)
 

@@ -30,8 +30,8 @@ from topology import Board, variant
 from ..cycle.game import advance
 from ..errors import DipsatError, LimitError
 from ..formats.mila import (
-    Game,
     GameFileError,
+    RecordedGame,
     RecordedPhase,
     read_game,
     snapshot,
@@ -184,7 +184,7 @@ def _replay_files(
     return report
 
 
-def replay_game(game: Game, rules: RuleBook, report: ReplayReport) -> None:
+def replay_game(game: RecordedGame, rules: RuleBook, report: ReplayReport) -> None:
     """Adjudicate each recorded phase that has a successor and add the verdicts to `report`.
 
     Each transition starts again from the record, so what one transition finds never stops
@@ -332,7 +332,7 @@ def _through_empty_retreats(
     return after
 
 
-def transition_matches(game: Game, index: int, rules: RuleBook) -> bool:
+def transition_matches(game: RecordedGame, index: int, rules: RuleBook) -> bool:
     """Whether the transition from a game's phase `index` to the next comes out as recorded
     under a rule book, as `replay_game` judges it (a retreat phase is rebuilt from the
     movement phase before it, adjudicated under the same rule book); an adjudication that

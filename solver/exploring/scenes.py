@@ -11,7 +11,7 @@ from ..checker.check import check_resolution
 from ..cycle.game import BoardStep, Played, advance
 from ..errors import DipsatError
 from ..formats.cases import Case
-from ..formats.mila import Game, start_position
+from ..formats.mila import RecordedGame, start_position
 from ..judge.movement import adjudicate
 from ..judge.retreat_options import retreating
 from ..multiverse.state import MultiverseStep
@@ -69,7 +69,7 @@ def awaiting(position: Position, rules: RuleBook) -> tuple[Retreating, ...]:
     return tuple(retreating(position, d, rules) for d in position.dislodged)
 
 
-def recorded_scene(game: Game, step: int | None, rules: RuleBook) -> Scene:
+def recorded_scene(game: RecordedGame, step: int | None, rules: RuleBook) -> Scene:
     """Phase ``step`` (from 1; by default the last played) of a recorded game (MILA JSON),
     adjudicated under ``rules`` from the position the file records for it; a retreat phase
     is rebuilt from our adjudication of the movement before it, as `dipsat replay` does."""

@@ -228,12 +228,12 @@ class RecordedPhase:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class RecordedGame:
     path: str
     phases: tuple[RecordedPhase, ...]
 
 
-def read_game(path: str | Path, board: Board | None = None) -> Game:
+def read_game(path: str | Path, board: Board | None = None) -> RecordedGame:
     """Read and check a game file; every problem is a `GameFileError` naming file and phase.
     The game is played on ``board``, or else on the map the file names (standard if none)."""
     name = str(path)
@@ -244,12 +244,12 @@ def read_game(path: str | Path, board: Board | None = None) -> Game:
     return parse_game(data, name, board)
 
 
-def parse_game(data: object, path: str = "-", board: Board | None = None) -> Game:
+def parse_game(data: object, path: str = "-", board: Board | None = None) -> RecordedGame:
     """A game from the decoded JSON of a game file (on ``board``, or the map it names)."""
-    return _Reader(path, board).game(data)
+    return _MilaReader(path, board).game(data)
 
 
-class _Reader:
+class _MilaReader:
     def __init__(self, path: str, board: Board | None = None) -> None:
         self.path = path
         self.phase: str | None = None
@@ -269,7 +269,7 @@ class _Reader:
             raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {shown(value, 60)}")
         return value
 
-    def game(self, data: object) -> Game:
+    def game(self, data: object) -> RecordedGame:
         self.read_map(data)
         phases = self.field(data, "phases", list, "game")
         if not phases:
@@ -280,7 +280,7 @@ class _Reader:
             read.append(self.recorded(raw))
             if read[-1].phase is None and index != len(phases) - 1:
                 raise self.fail(f"{END} is not the last phase")
-        return Game(self.path, tuple(read))
+        return RecordedGame(self.path, tuple(read))
 
     def read_map(self, data: object) -> None:
         """The board of the game: the one chosen, which must be the map the file names (if

@@ -22,7 +22,7 @@ from ..values.outcomes import (
 )
 from ..values.position import DislodgedUnit, Position, Unit
 from ..values.resolution import Core, Resolution, Retreating
-from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
+from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, JudgedTurn, Status
 from .equations import cuts
 from .fallback import CoreFound, Settlement
 from .retreat_options import retreating
@@ -100,7 +100,7 @@ def cores_of(s: Structure, found: Sequence[CoreFound]) -> tuple[Core, ...]:
 
 
 def resolve(
-    turn: Turn, structure: Structure, settlement: Settlement, then: NextPosition
+    turn: JudgedTurn, structure: Structure, settlement: Settlement, then: NextPosition
 ) -> Resolution:
     """Turn the settled decisions into outcomes, dislodgements and the position `then`
     makes of what stands after the movement."""
@@ -188,7 +188,7 @@ def standoffs(s: Structure, decided: Decided, occupied: set[Key]) -> frozenset[K
 
 
 def retreats(
-    turn: Turn,
+    turn: JudgedTurn,
     s: Structure,
     decided: Decided,
     dislodger: Mapping[int, int],

@@ -19,7 +19,7 @@ from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
 from ..values.position import Position, Unit
 from ..values.resolution import Retreating
-from .arrows import Locate, Spot, Where, draw_orders, draw_retreats, order_lines
+from .arrows import DrawnSpot, Locate, Where, draw_orders, draw_retreats, order_lines
 from .geometry import Box as Extent
 from .geometry import contains, inflate, overlaps, text_box, union, visible_parts
 from .legend import draw_legend, legend_height
@@ -271,18 +271,18 @@ def locator(position: Position, layout: Layout) -> Locate:
     the dislodged unit), else where a unit would stand on the province or coast."""
     retreating = {d.unit.province: d.unit for d in position.dislodged}
 
-    def locate(place: Place) -> Spot | None:
+    def locate(place: Place) -> DrawnSpot | None:
         unit = retreating.get(place.province)
         if unit is not None:
-            return Spot(waiting_point(layout, unit.location), f"r:{unit.location}")
+            return DrawnSpot(waiting_point(layout, unit.location), f"r:{unit.location}")
         unit = position.unit_in(place.province)
         if unit is not None and (place.coast is None or place.coast == unit.location.coast):
-            return Spot(unit_point(layout, unit.location), f"u:{unit.location}")
+            return DrawnSpot(unit_point(layout, unit.location), f"u:{unit.location}")
         key = f"{place.province}/{place.coast}" if place.coast else place.province
         if key in layout.points:
-            return Spot(unit_point(layout, Location(place.province, place.coast)))
+            return DrawnSpot(unit_point(layout, Location(place.province, place.coast)))
         if place.province in layout.points:
-            return Spot(unit_point(layout, Location(place.province)))
+            return DrawnSpot(unit_point(layout, Location(place.province)))
         return None
 
     return locate

@@ -27,7 +27,7 @@ from ..multiverse.state import (
 from ..values.orders import Given, Order, Place, named_places, timeline_name
 from ..values.outcomes import Outcome
 from ..values.resolution import Retreating
-from .arrows import Spot, Where, draw_orders, order_lines
+from .arrows import DrawnSpot, Where, draw_orders, order_lines
 from .board_drawing import (
     MAP_GROUPS,
     Scene,
@@ -204,7 +204,7 @@ def grid_element(
         x, y = origin(key)
         return (x + (point[0] - box[0]) * zoom, y + (point[1] - box[1]) * zoom)
 
-    def locate(place: Place) -> Spot | None:
+    def locate(place: Place) -> DrawnSpot | None:
         key = board_of(place)
         if key not in locators:
             return None
@@ -212,7 +212,7 @@ def grid_element(
         if spot is None:
             return None
         unit = f"{_name(key)} {spot.unit}" if spot.unit else ""
-        return Spot(on_grid(key, spot.point), unit, zoom)
+        return DrawnSpot(on_grid(key, spot.point), unit, zoom)
 
     blocked: dict[BoardKey, list[Obstacle]] = {}
     fields: dict[tuple[BoardKey, ...], Field] = {}

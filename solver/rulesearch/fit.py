@@ -21,7 +21,7 @@ from topology import Board
 
 from ..crosschecking.replay import ReplayReport, replay_game, transition_matches
 from ..errors import DipsatError
-from ..formats.mila import Game, GameFileError, read_game
+from ..formats.mila import GameFileError, RecordedGame, read_game
 from ..values.position import PhaseKind
 from ..values.rules import POLICIES, RuleBook, conflicting
 from .describe import Cube, described, merged
@@ -80,7 +80,7 @@ def fit(paths: Iterable[str | Path], base: RuleBook, board: Board | None = None)
     """
     groups: dict[Signature, list[Transition]] = {}
     searched: dict[Hashable, Signature] = {}  # each turn searched once (a shared opening)
-    read_games: dict[str, Game] = {}
+    read_games: dict[str, RecordedGame] = {}
     games = runs = 0
     errors = []
     for path in paths:
@@ -114,7 +114,7 @@ def a_best_book(found: Fit, base: RuleBook) -> RuleBook:
     return replace(base, name="best fit", **values)  # type: ignore[arg-type]
 
 
-def _explained(found: Fit, book: RuleBook, games: dict[str, Game]) -> Fit:
+def _explained(found: Fit, book: RuleBook, games: dict[str, RecordedGame]) -> Fit:
     """The transitions a best rule book leaves unexplained, each with what differs (the
     cause `dipsat replay` gives, or why the phase could not be rebuilt)."""
     files = sorted({t.file for t in (*found.unexplained, *found.against_best)})
@@ -133,7 +133,7 @@ def _explained(found: Fit, book: RuleBook, games: dict[str, Game]) -> Fit:
     )
 
 
-def _turn(game: Game, index: int) -> Hashable:
+def _turn(game: RecordedGame, index: int) -> Hashable:
     """What a transition's replay depends on: the board, the recorded phase with its orders,
     the next recorded phase, and before a retreat phase the movement phase it follows."""
     here = game.phases[index]

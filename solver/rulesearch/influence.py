@@ -22,7 +22,7 @@ PRODUCT_LIMIT = 65_536
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class OutcomeChange:
     """An outcome that differs from the base rule book's."""
 
     key: str
@@ -38,7 +38,7 @@ class Effect:
     """Values of one policy (the others as in the base) and what they change."""
 
     values: tuple[Value, ...]
-    changes: tuple[Change, ...]  # none: the base rule book's outcomes
+    changes: tuple[OutcomeChange, ...]  # none: the base rule book's outcomes
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Joint:
     """One outcome of several policies that interact, and the rule books giving it."""
 
     cubes: tuple[Cube, ...]
-    changes: tuple[Change, ...]
+    changes: tuple[OutcomeChange, ...]
 
     @property
     def description(self) -> str:
@@ -129,11 +129,11 @@ def analysed(name: str, title: str, tree: Tree[Outcomes], base: RuleBook) -> Cas
     )
 
 
-def _changes(base: Outcomes, now: Outcomes) -> tuple[Change, ...]:
+def _changes(base: Outcomes, now: Outcomes) -> tuple[OutcomeChange, ...]:
     before, after = dict(base), dict(now)
     keys = list(before) + [k for k in after if k not in before]
     return tuple(
-        Change(k, before.get(k, "-"), after.get(k, "-"))
+        OutcomeChange(k, before.get(k, "-"), after.get(k, "-"))
         for k in keys
         if before.get(k) != after.get(k)
     )

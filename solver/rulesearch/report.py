@@ -7,12 +7,12 @@ from typing import Any
 
 from .describe import Cube
 from .fit import Fit
-from .influence import CaseInfluence, Change
+from .influence import CaseInfluence, OutcomeChange
 from .solve import Solution
 from .tracing import options, spelled
 
 
-def _changes(changes: Sequence[Change], indent: str) -> list[str]:
+def _changes(changes: Sequence[OutcomeChange], indent: str) -> list[str]:
     return [indent + c.text() for c in changes]
 
 
@@ -108,7 +108,7 @@ def _cube(cube: Cube) -> dict[str, list[str | bool]]:
     }
 
 
-def _change(change: Change) -> dict[str, str]:
+def _change(change: OutcomeChange) -> dict[str, str]:
     return {"order": change.key, "base": change.base, "now": change.now}
 
 

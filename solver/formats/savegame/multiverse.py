@@ -61,7 +61,7 @@ from .envelope import (
     _parse,
     _position_json,
     _read_text,
-    _Reader,
+    _SaveReader,
     board_json,
     position_lines,
     rules_json,
@@ -280,7 +280,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
     return data
 
 
-class _MultiverseReader(_Reader):
+class _MultiverseReader(_SaveReader):
     def objects(
         self, data: dict[str, Any], key: str, where: str, fields: tuple[str, ...], what: str
     ) -> Iterator[tuple[str, dict[str, Any]]]:
