@@ -26,6 +26,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import compiled  # noqa: F401 (first: DIPSAT_PURE chooses the sources)
+from .values import pictures as _pictures
 
 if TYPE_CHECKING:
     from topology import Board, Kind, Location, UnitType, load_board, standard, variant
@@ -189,6 +190,16 @@ _HOMES: dict[str, str] = {
 }
 """Where each public name lives: `import solver` loads a module only when one of its names
 is first used (a script that adjudicates never loads the solver, the explorer or networkx)."""
+
+
+def _picture(value: object) -> str:
+    """A value's picture in a notebook: the renderer loads only when one is first drawn."""
+    from .render.notebook import svg_of
+
+    return svg_of(value)
+
+
+_pictures.register(_picture)
 
 
 def __getattr__(name: str) -> Any:
