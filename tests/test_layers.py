@@ -289,10 +289,6 @@ LOOPS_ALLOWED: dict[tuple[str, str], str] = {
         "a board file naming its drawing has it checked when the board loads; the drawing "
         "is read with the loader's own TOML reader"
     ),
-    ("topology.layout", "topology.autolayout"): (
-        "a board without a drawing has one generated (numpy and a search) only when a "
-        "picture asks for it; the generator makes a `Layout`"
-    ),
 }
 
 

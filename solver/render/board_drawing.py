@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from topology import Board, Key, Kind, Location
 from topology.extents import LABEL_DY, RETREAT_OFFSET, UNIT_DY, place_extent, tile_size
-from topology.layout import Layout, layout_of
+from topology.layout import layout_of
+from topology.points import Layout
 
 from ..values.orders import Given, Place, named_places
 from ..values.outcomes import Outcome
