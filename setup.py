@@ -24,13 +24,13 @@ from setuptools.command.build_py import build_py
 
 COMPILED = [
     "solver/judge/legality.py",
-    "solver/judge/routes.py",
+    "solver/judge/convoy_routes.py",
     "solver/judge/structure.py",
     "solver/judge/equations.py",
     "solver/judge/propagate.py",
     "solver/judge/cores.py",
     "solver/judge/fallback.py",
-    "solver/judge/resolution.py",
+    "solver/judge/results.py",
     "solver/judge/retreat_options.py",
     "solver/judge/movement.py",
 ]

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from solver.tools.adapters.mila import Request
+    from solver.crosschecking.mila_adapter import Request
     from solver.values.orders import Given
     from solver.values.position import Position
 
@@ -69,8 +69,8 @@ def engines(with_dipcc: bool = True) -> list[str]:
 def request_of(position: Position, orders: Sequence[Given]) -> Request | None:
     """The turn as a checked cross-check request (MILA strings), the input MILA, pydip and
     dipcc are prepared from (None: it cannot be written so)."""
-    from solver.tools.adapters.mila import check_request
-    from solver.tools.crosscheck.protocol import request
+    from solver.crosschecking.mila_adapter import check_request
+    from solver.crosschecking.protocol import request
 
     try:
         return check_request(request("bench", position, orders))
@@ -94,7 +94,7 @@ def _dipsat(
     position: Position, orders: list[Given], checked: Request | None, propagate: bool
 ) -> Call:
     from solver.judge.movement import adjudicate
-    from solver.judge.solve import SolverConfig
+    from solver.judge.solver_settings import SolverConfig
     from solver.values.rules import DATC_2025
 
     config = SolverConfig(propagate=propagate)
@@ -102,7 +102,7 @@ def _dipsat(
 
 
 def _mila(position: Position, orders: list[Given], checked: Request | None) -> Call | None:
-    from solver.tools.adapters.mila import ordered_game
+    from solver.crosschecking.mila_adapter import ordered_game
 
     if checked is None:
         return None
@@ -126,7 +126,7 @@ def _pydip_call(checked: Request) -> Call:
     from pydip.player.command.command import HoldCommand
     from pydip.turn import resolve as pydip_resolve
 
-    from solver.tools.adapters.pydip import _Turn
+    from solver.crosschecking.pydip_adapter import _Turn
 
     turn = _Turn(checked)
     commands = [turn.movement_command(power, order) for power, order in checked.orders]
@@ -193,8 +193,8 @@ def agreement(turns: Sequence[Turn]) -> dict[str, Any]:
     """dipcc against dipsat on these turns: how many dipcc could take, how many agree on
     the units after the phase and the dislodged units with their retreat options, and what
     differs in the others (turn index: aspect -> (dipsat, dipcc))."""
-    from solver.tools.crosscheck.compare import differences
-    from solver.tools.crosscheck.engines import DipsatEngine
+    from solver.crosschecking.disagreements import differences
+    from solver.crosschecking.engines import DipsatEngine
 
     ours = DipsatEngine()
     compared = agreed = 0

@@ -182,9 +182,9 @@ def random_turns(out: Path, count: int = 600) -> None:
         from solver.crosscheck.generate import random_turn  # type: ignore[import-not-found]
         from solver.rules import rule_book  # type: ignore[import-not-found]
     except ImportError:
+        from solver.crosschecking.generate import random_turn
         from solver.formats.rulebooks import rule_book
         from solver.judge.movement import adjudicate
-        from solver.tools.crosscheck.generate import random_turn
 
     turns = [random_turn(f"outputs-{i}", units=(18, 34)) for i in range(count)]
     for name in ("2025", "1971", "dptg"):

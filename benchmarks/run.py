@@ -55,7 +55,7 @@ def warm_solver(turn: Turn) -> None:
     only when a turn first needs it, and a measurement of many turns should not charge that
     import to whichever of them first reaches the solver."""
     from solver.judge.movement import adjudicate
-    from solver.judge.solve import SolverConfig
+    from solver.judge.solver_settings import SolverConfig
     from solver.values.rules import DATC_2025
 
     adjudicate(*turn, DATC_2025, SolverConfig(propagate=False))
@@ -63,7 +63,7 @@ def warm_solver(turn: Turn) -> None:
 
 # -- inputs -------------------------------------------------------------------------------------
 def random_inputs(count: int) -> list[Turn]:
-    from solver.tools.crosscheck.generate import random_turn
+    from solver.crosschecking.generate import random_turn
 
     return [random_turn(f"bench-{i}", units=(34, 34)) for i in range(count)]
 
@@ -368,7 +368,7 @@ def _stages_pass(inputs: Sequence[Turn]) -> tuple[dict[str, float], int]:
     from solver.judge.fallback import settle
     from solver.judge.legality import analyse
     from solver.judge.propagate import propagate
-    from solver.judge.resolution import resolve
+    from solver.judge.results import resolve
     from solver.judge.structure import Structure
     from solver.values.calendar import after_movement
     from solver.values.rules import DATC_2025
@@ -416,8 +416,8 @@ equations, CP-SAT on the cores propagation leaves, the outcomes and next positio
 # -- growth with the number of units ------------------------------------------------------------
 def growth_section(board: str, units: int, turns: int) -> Row:
     """Median CPU milliseconds per random movement turn with `units` units on a board."""
+    from solver.crosschecking.generate import random_turn
     from solver.judge.movement import adjudicate
-    from solver.tools.crosscheck.generate import random_turn
     from topology import variant
 
     on = variant(board)
@@ -438,10 +438,10 @@ def multiverse_section(timelines: int, repeats: int = 5) -> Row:
     set J, the default, and under rule set O), against as many separate standard turns: the
     three taken in turn, `repeats` times (which goes first rotates), in CPU and wall time;
     each figure the median of its repeats."""
+    from solver.crosschecking.generate import random_turn
     from solver.judge.movement import adjudicate
     from solver.multiverse.state import MBoard, Multiverse
     from solver.multiverse.step import step
-    from solver.tools.crosscheck.generate import random_turn
     from solver.values.orders import Given, apply_board_defaults
     from solver.values.rules import RULE_BOOKS
 
@@ -493,7 +493,7 @@ def replay_section(games: int, workers: int) -> Row:
     import shutil
     import tempfile
 
-    from solver.tools.replay import replay
+    from solver.crosschecking.replay import replay
     from solver.values.rules import RULE_BOOKS
 
     sources = sorted(GAMES.glob("*.json")) + sorted((GAMES / "mila").glob("*.json"))
@@ -543,11 +543,11 @@ def rulesearch_section(limit: int | None = None) -> Row:
     import math
 
     from solver.formats.cases import case_files, read_cases
-    from solver.tools.compare import case_outcomes
-    from solver.tools.rulesearch.fit import fit
-    from solver.tools.rulesearch.influence import influence
-    from solver.tools.rulesearch.solve import solve
-    from solver.tools.rulesearch.tracing import blindly, branches, options
+    from solver.rulesearch.compare import case_outcomes
+    from solver.rulesearch.fit import fit
+    from solver.rulesearch.influence import influence
+    from solver.rulesearch.solve import solve
+    from solver.rulesearch.tracing import blindly, branches, options
     from solver.values.rules import BOARD_POLICIES, DATC_2025
 
     clock = time.process_time
@@ -1196,7 +1196,7 @@ def _made_fast(info: Row) -> list[str]:
         "decisions are fixed; the solver enumerates each paradox core (up to two solutions) "
         "with everything upstream fixed, and what follows the cores is propagated again.",
         "- **A solver set for tiny models.** One worker, fixed seed, no presolve, probing, "
-        "symmetry or linearization (`solver/judge/solve.py`).",
+        "symmetry or linearization (`solver/judge/solver_settings.py`).",
         "- **No networkx in the hot path.** Cycle detection is a small depth-first search "
         "over the recorded reads, and the cores of a turn with a cycle are found from the "
         "same reads, in the order networkx would give (`solver/judge/cores.py`).",

@@ -26,6 +26,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import compiled  # noqa: F401 (first: DIPSAT_PURE chooses the sources)
+from .values import pictures as _pictures
 
 if TYPE_CHECKING:
     from topology import Board, Kind, Location, UnitType, load_board, standard, variant
@@ -52,15 +53,15 @@ if TYPE_CHECKING:
         SaveFileError,
         SolverTimeout,
     )
+    from .exploring.conformance import CaseResult, Failure
+    from .exploring.explore import CoreReport, EditionChoice
     from .formats.cases import Case
     from .formats.rulebooks import rule_book
-    from .judge.solve import time_limit
+    from .judge.solver_settings import time_limit
     from .multiverse.state import Fork, MBoard, Multiverse, MultiverseStep
-    from .tools.conformance import CaseResult, Failure
-    from .tools.explore import CoreReport, EditionChoice
-    from .tools.rulesearch.fit import Fit
-    from .tools.rulesearch.influence import CaseInfluence
-    from .tools.rulesearch.solve import Solution
+    from .rulesearch.fit import Fit
+    from .rulesearch.influence import CaseInfluence
+    from .rulesearch.solve import Solution
     from .values.decisions import Decision, DecisionKind
     from .values.orders import (
         Build,
@@ -111,11 +112,11 @@ _HOMES: dict[str, str] = {
     "Build": ".values.orders",
     "Case": ".formats.cases",
     "CaseFormatError": ".errors",
-    "CaseInfluence": ".tools.rulesearch.influence",
-    "CaseResult": ".tools.conformance",
+    "CaseInfluence": ".rulesearch.influence",
+    "CaseResult": ".exploring.conformance",
     "Convoy": ".values.orders",
     "Core": ".values.resolution",
-    "CoreReport": ".tools.explore",
+    "CoreReport": ".exploring.explore",
     "CutBy": ".values.outcomes",
     "Decision": ".values.decisions",
     "DecisionKind": ".values.decisions",
@@ -124,9 +125,9 @@ _HOMES: dict[str, str] = {
     "DislodgedBy": ".values.outcomes",
     "DislodgedUnit": ".values.position",
     "EDITIONS": ".values.rules",
-    "EditionChoice": ".tools.explore",
-    "Failure": ".tools.conformance",
-    "Fit": ".tools.rulesearch.fit",
+    "EditionChoice": ".exploring.explore",
+    "Failure": ".exploring.conformance",
+    "Fit": ".rulesearch.fit",
     "Fork": ".multiverse.state",
     "Given": ".values.orders",
     "Hold": ".values.orders",
@@ -164,7 +165,7 @@ _HOMES: dict[str, str] = {
     "RuleBook": ".values.rules",
     "SaveFileError": ".errors",
     "Season": ".values.position",
-    "Solution": ".tools.rulesearch.solve",
+    "Solution": ".rulesearch.solve",
     "SolverTimeout": ".errors",
     "SupportHold": ".values.orders",
     "SupportMove": ".values.orders",
@@ -184,11 +185,21 @@ _HOMES: dict[str, str] = {
     "rule_book": ".formats.rulebooks",
     "solve_rules": ".api",
     "standard": "topology",
-    "time_limit": ".judge.solve",
+    "time_limit": ".judge.solver_settings",
     "variant": "topology",
 }
 """Where each public name lives: `import solver` loads a module only when one of its names
 is first used (a script that adjudicates never loads the solver, the explorer or networkx)."""
+
+
+def _picture(value: object) -> str:
+    """A value's picture in a notebook: the renderer loads only when one is first drawn."""
+    from .render.notebook import svg_of
+
+    return svg_of(value)
+
+
+_pictures.register(_picture)
 
 
 def __getattr__(name: str) -> Any:

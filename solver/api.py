@@ -34,11 +34,11 @@ from .values.resolution import PhaseResolution
 from .values.rules import RuleBook
 
 if TYPE_CHECKING:  # the tools are loaded by the functions that use them
-    from .tools.conformance import CaseResult
-    from .tools.explore import CoreReport
-    from .tools.rulesearch.fit import Fit
-    from .tools.rulesearch.influence import CaseInfluence
-    from .tools.rulesearch.solve import Solution
+    from .exploring.conformance import CaseResult
+    from .exploring.explore import CoreReport
+    from .rulesearch.fit import Fit
+    from .rulesearch.influence import CaseInfluence
+    from .rulesearch.solve import Solution
 
 Orders = str | Iterable[str | Given]
 """Orders as text (one per line, as `parse_orders` reads it) or as a sequence of orders,
@@ -154,7 +154,7 @@ def adjudicate_many(
 def explore(position: Position, orders: Orders, rules: str | RuleBook = "2025") -> list[CoreReport]:
     """Every paradox core of a movement phase with all its consistent resolutions, and
     which one each edition picks, and why."""
-    from .tools.explore import explore as _explore
+    from .exploring.explore import explore as _explore
 
     return _explore(position, _orders(orders, position), rule_book(rules, files=False))
 
@@ -174,7 +174,7 @@ def check(case: Case, rules: str | RuleBook | None = None) -> CaseResult:
     """Adjudicate a case and compare every expectation it states (under the edition the
     case states, or `rules`); the independent checker verifies each resolution too."""
     expect_type("case", case, Case, "a Case (from read_cases)")
-    from .tools.conformance import run_case
+    from .exploring.conformance import run_case
 
     return run_case(case, None if rules is None else rule_book(rules, files=False))
 
@@ -194,7 +194,7 @@ def influence(
     book = rule_book(rules, files=False)
     chosen = _each("cases", cases, Case, "a Case or Cases (from read_cases)")
     held = _each("hold", hold, str, "a policy's name or names")
-    from .tools.rulesearch.influence import influence as _influence
+    from .rulesearch.influence import influence as _influence
 
     return [_influence(case, book, held) for case in chosen]
 
@@ -217,7 +217,7 @@ def solve_rules(
     expect_type("case", case, Case, "a Case (from read_cases)")
     wanted = _each("expect", expect, str, "an outcome 'ORDER => OUTCOME' or several")
     held = _each("hold", hold, str, "a policy's name or names")
-    from .tools.rulesearch.solve import solve as _solve
+    from .rulesearch.solve import solve as _solve
 
     return _solve(case, wanted, rule_book(rules, files=False), held)
 
@@ -238,7 +238,7 @@ def fit_rules(
     """
     paths = _each("games", games, (str, os.PathLike), "a game file's path or paths")
     expect_type("board", board, (Board, type(None)), "a Board, or None for each game's own")
-    from .tools.rulesearch.fit import fit as _fit
+    from .rulesearch.fit import fit as _fit
 
     return _fit(paths, rule_book(rules, files=False), board)
 

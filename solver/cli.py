@@ -18,19 +18,19 @@ from rich.table import Table
 from topology import Board, MapDataError, standard, variant, variant_names
 from topology.files import TextFileError, parse_json, probe, read_text, shown
 
+from .crosschecking.engines import STARTUP_SECONDS
+from .crosschecking.replay import KINDS, ReplayReport, explaining
+from .crosschecking.replay import replay as replay_games
 from .errors import CaseFormatError, DipsatError, LimitError, OrderSyntaxError
+from .exploring.conformance import run
+from .exploring.explain import explain, render
+from .exploring.explore import explore_case, report_json
 from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
-from .judge import solve
-from .tools.compare import as_json as as_json_data
-from .tools.compare import compare
-from .tools.compare import lines as compare_lines
-from .tools.conformance import run
-from .tools.crosscheck.engines import STARTUP_SECONDS
-from .tools.explain import explain, render
-from .tools.explore import explore_case, report_json
-from .tools.replay import KINDS, ReplayReport, explaining
-from .tools.replay import replay as replay_games
+from .judge import solver_settings
+from .rulesearch.compare import as_json as as_json_data
+from .rulesearch.compare import compare
+from .rulesearch.compare import lines as compare_lines
 from .values.notation import parse_given
 from .values.rules import RULE_BOOKS, RuleBook
 
@@ -79,7 +79,7 @@ def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
     if seconds is None:
         return
     try:
-        ctx.with_resource(solve.time_limit(seconds))
+        ctx.with_resource(solver_settings.time_limit(seconds))
     except DipsatError as error:
         raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
 
@@ -187,7 +187,7 @@ def check(
         book = rule_book(rules) if rules else None
         report = run(_load(paths, board), book)
         if html:
-            from .tools.pages import check_page
+            from .exploring.pages import check_page
 
             _write_page(html, check_page(report, book))
     except (DipsatError, LimitError) as error:
@@ -341,7 +341,7 @@ def explore(
     except (DipsatError, LimitError) as error:
         raise fail(f"{file}: {error}") from error
     if html:
-        from .tools.pages import explore_page
+        from .exploring.pages import explore_page
 
         try:
             _write_page(html, explore_page(target, book, phases))
@@ -362,7 +362,7 @@ def explore(
 
 def _write_page(path: str, page: str) -> None:
     """Write an HTML page and say where (on stderr: the standard output may be JSON)."""
-    from .tools.pages import write_page
+    from .exploring.pages import write_page
 
     write_page(path, page)
     err.print(f"wrote {path}", markup=False)
@@ -465,12 +465,12 @@ def _picture(
     board: str | None = None,
 ) -> str:
     """The SVG text `dipsat render` writes (see its help for what FILE and --step mean)."""
-    from .render.board import board_svg
-    from .tools.scenes import pending_scene, played_scene
+    from .exploring.scenes import pending_scene, played_scene
+    from .render.board_drawing import board_svg
 
     if _is_saved_game(file) and _is_recorded_game(file):
+        from .exploring.scenes import recorded_scene
         from .formats.mila import read_game
-        from .tools.scenes import recorded_scene
 
         recorded = read_game(file, _board(board))
         number = _step_number(file, step, [p.name for p in recorded.phases[:-1]])
@@ -482,7 +482,7 @@ def _picture(
         if isinstance(game, SavedMultiverse):
             if step is not None:
                 raise fail(f"{file}: --step: a multiverse game is drawn whole, all its boards")
-            from .render.multiverse import multiverse_game_svg
+            from .render.multiverse_drawing import multiverse_game_svg
 
             return multiverse_game_svg(game)
         name = Path(file).name
@@ -505,7 +505,7 @@ def _picture(
     number = _step_number(file, step, [])
     if number is not None and number > blocks:
         raise fail(f"{file}: --step {step:.40}: case {chosen.id} has {blocks} phase block(s)")
-    from .tools.scenes import case_svg
+    from .exploring.scenes import case_svg
 
     return case_svg(chosen, book, number, whole)
 
@@ -574,7 +574,7 @@ def compare_rules(
         cases = _load(paths, board)
         differences = compare(cases, *books)
         if html:
-            from .tools.pages import compare_page
+            from .exploring.pages import compare_page
 
             _write_page(html, compare_page(cases, *books, differences))
     except (DipsatError, LimitError) as error:
@@ -635,8 +635,8 @@ def crosscheck(
     (Ctrl-C: the summary is of the turns compared before)."""
     from rich.progress import Progress
 
-    from .tools.crosscheck.campaign import campaign, check_turns, recorded_turns, write_cases
-    from .tools.crosscheck.engines import command_line
+    from .crosschecking.campaign import campaign, check_turns, recorded_turns, write_cases
+    from .crosschecking.engines import command_line
 
     _solver_time(ctx, time_limit)
     if not source:
@@ -957,8 +957,8 @@ def rulebooks_influence(
     For each case, the policies whose value changes some outcome: what each one's values
     give (the others as in the base rule book), and where policies interact, what their
     values give together; then the cases each policy decides."""
-    from .tools.rulesearch.influence import influence
-    from .tools.rulesearch.report import influence_json, influence_lines
+    from .rulesearch.influence import influence
+    from .rulesearch.report import influence_json, influence_lines
 
     _solver_time(ctx, time_limit)
     try:
@@ -998,8 +998,8 @@ def rulebooks_solve(
 
     Every combination of the policies the case reads under which all the expected
     outcomes hold, described compactly, and the named rule books among them."""
-    from .tools.rulesearch.report import solution_json, solution_lines
-    from .tools.rulesearch.solve import solve
+    from .rulesearch.report import solution_json, solution_lines
+    from .rulesearch.solve import solve
 
     _solver_time(ctx, time_limit)
     chosen = _one_case(file, case, board)
@@ -1024,8 +1024,8 @@ def rulebooks_fit(
     The rule books under which the games replay with the fewest mismatches: the policies
     the games pin down, those no transition depends on, and the transitions that no rule
     book explains."""
-    from .tools.rulesearch.fit import fit
-    from .tools.rulesearch.report import fit_json, fit_lines
+    from .rulesearch.fit import fit
+    from .rulesearch.report import fit_json, fit_lines
 
     _solver_time(ctx, time_limit)
     try:

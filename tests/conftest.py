@@ -49,8 +49,8 @@ def played(phases: int = 7, seed: int | str = 0):
     import random
     from dataclasses import replace
 
+    from solver.crosschecking.generate import _orders
     from solver.formats.savegame import adjudicate_game, new_game
-    from solver.tools.crosscheck.generate import _orders
 
     game = new_game("2025")
     for number in range(phases + 1):

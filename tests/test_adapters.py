@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from conftest import ROOT
 
+from solver.crosschecking.protocol import read_reply, reply, request
 from solver.cycle.game import advance
-from solver.tools.crosscheck.protocol import read_reply, reply, request
 from solver.values.notation import parse_given
 from solver.values.position import (
     SPRING_1901,
@@ -34,7 +34,7 @@ class Adapter:
     def __init__(self, name: str) -> None:
         self.name = name
         self.process = subprocess.Popen(
-            [sys.executable, "-m", f"solver.tools.adapters.{name}"],
+            [sys.executable, "-m", f"solver.crosschecking.{name}_adapter"],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -261,7 +261,7 @@ def test_pydip_coast_bug_is_reported_faithfully(adapter: Adapter) -> None:
 
 def test_engine_prints_go_to_stderr() -> None:
     code = (
-        "from solver.tools.adapters.mila import serve\n"
+        "from solver.crosschecking.mila_adapter import serve\n"
         "def noisy(request):\n"
         "    print('noise')\n"
         "    return {'results': {}, 'dislodged': {}, 'units': {}}\n"

@@ -11,7 +11,7 @@ import pytest
 from conftest import DATA, all_cases, table
 
 import solver
-from solver.tools.crosscheck.generate import random_turn
+from solver.crosschecking.generate import random_turn
 
 
 @pytest.mark.parametrize(("text", "error"), table("bad_positions.txt"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import all_cases
 
+from solver.exploring.conformance import run_case
 from solver.multiverse.state import spot
-from solver.tools.conformance import run_case
 
 
 @pytest.mark.parametrize("case", all_cases(), ids=lambda c: c.id)

@@ -16,18 +16,18 @@ from conftest import ROOT, all_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver.judge.convoy_routes as judge_routes
 import solver.judge.equations as equations
 import solver.judge.legality as legality
 import solver.judge.movement as movement
-import solver.judge.routes as judge_routes
 import solver.judge.structure as structure
 from solver.checker import check_resolution
 from solver.compiled import compiled_modules
+from solver.crosschecking.generate import random_turn
 from solver.cycle.game import advance
 from solver.judge.movement import adjudicate
 from solver.multiverse.state import Multiverse
 from solver.multiverse.step import step
-from solver.tools.crosscheck.generate import random_turn
 from solver.values.decisions import CONVOY, MOVE, SEA, SUPPORT
 from solver.values.orders import Convoy, Given, Move, Place, SupportHold, SupportMove, UnitRef
 from solver.values.outcomes import BackupRule, Illegality, Invalidity, Result

@@ -19,15 +19,15 @@ from conftest import ROOT, all_cases
 
 import solver.judge.movement  # noqa: F401 (the judge loaded, compiled or not)
 from solver.compiled import StaleBuildError, stale_reason
+from solver.crosschecking.generate import random_turn
 from solver.judge.cpsat import build
 from solver.judge.fallback import settle
 from solver.judge.legality import analyse
 from solver.judge.propagate import Propagation
-from solver.judge.resolution import resolve
+from solver.judge.results import resolve
 from solver.judge.structure import Structure
 from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import step
-from solver.tools.crosscheck.generate import random_turn
 from solver.values.calendar import after_movement
 from solver.values.orders import Given, apply_board_defaults
 from solver.values.rules import RULE_BOOKS

@@ -11,20 +11,20 @@ import time
 import pytest
 from conftest import DATA, dipsat
 
+from solver.crosschecking.campaign import campaign, check_turns, write_cases
+from solver.crosschecking.disagreements import classify, differences
+from solver.crosschecking.engines import DipsatEngine, ExternalEngine
+from solver.crosschecking.generate import random_turn, random_turns
+from solver.crosschecking.protocol import ProtocolError, read_reply, read_request, request
+from solver.exploring.conformance import run_case
 from solver.formats.cases import read_cases
 from solver.judge.checked import Status
 from solver.judge.legality import analyse
-from solver.tools.conformance import run_case
-from solver.tools.crosscheck.campaign import campaign, check_turns, write_cases
-from solver.tools.crosscheck.compare import classify, differences
-from solver.tools.crosscheck.engines import DipsatEngine, ExternalEngine
-from solver.tools.crosscheck.generate import random_turn, random_turns
-from solver.tools.crosscheck.protocol import ProtocolError, read_reply, read_request, request
 from solver.values.notation import parse_given
 from solver.values.position import SPRING_1901, Position, Unit
 from topology import Location, UnitType, standard, variant
 
-SELF = f"{sys.executable} -m solver.tools.adapters.dipsat"
+SELF = f"{sys.executable} -m solver.crosschecking.dipsat_adapter"
 BUGGY = f"{sys.executable} {DATA / 'buggy_adapter.py'}"
 
 
@@ -248,8 +248,8 @@ def test_powers_are_compared_by_who_they_are_not_by_their_spelling(tmp_path):
     judge = tmp_path / "judge.py"
     judge.write_text(  # dipsat behind the protocol, spelling powers as MILA does
         "import json, sys\n"
-        "from solver.tools.crosscheck.engines import DipsatEngine\n"
-        "from solver.tools.crosscheck.protocol import read_request\n"
+        "from solver.crosschecking.engines import DipsatEngine\n"
+        "from solver.crosschecking.protocol import read_request\n"
         "for line in sys.stdin:\n"
         "    data = json.loads(line)\n"
         "    reply = DipsatEngine().adjudicate(data['id'], *read_request(data))\n"

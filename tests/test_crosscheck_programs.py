@@ -17,16 +17,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from solver.cli import app
-from solver.tools.crosscheck.campaign import check_turns
-from solver.tools.crosscheck.engines import (
+from solver.crosschecking.campaign import check_turns
+from solver.crosschecking.engines import (
     ExternalEngine,
     ProgramError,
     StderrTail,
     command_line,
     read_line,
 )
-from solver.tools.crosscheck.generate import random_turn, random_turns
-from solver.tools.crosscheck.protocol import ProtocolError
+from solver.crosschecking.generate import random_turn, random_turns
+from solver.crosschecking.protocol import ProtocolError
 
 PREAMBLE = """\
 import json, os, sys

@@ -54,8 +54,8 @@ def test_the_reference_lists_every_name_import_solver_gives_once():
 
 def test_the_world_example_of_the_case_format_passes(tmp_path):
     """docs/case-format.md's multiverse world, copied into a file, is a case that passes."""
+    from solver.exploring.conformance import run_case
     from solver.formats.cases import read_cases
-    from solver.tools.conformance import run_case
 
     page = (ROOT / "docs" / "case-format.md").read_text(encoding="utf-8")
     block = next(b for b in page.split("```text\n")[1:] if b.startswith("case O.B.3"))
@@ -71,7 +71,7 @@ def test_the_differences_of_j_and_o_are_each_explained():
     import re
 
     from solver.formats.cases import read_cases
-    from solver.tools.compare import compare
+    from solver.rulesearch.compare import compare
     from solver.values.rules import RULE_BOOKS
 
     cases = [
@@ -117,8 +117,8 @@ def test_every_case_example_of_the_docs_passes_or_is_an_excerpt_of_a_real_case(
 ):
     """A case shown whole, copied into a file, passes `dipsat check`; one shown with '...'
     is an excerpt of the case of that id in cases/, every line of which it shows."""
+    from solver.exploring.conformance import run_case
     from solver.formats.cases import read_cases
-    from solver.tools.conformance import run_case
 
     monkeypatch.chdir(ROOT)
     lines = block.splitlines()

@@ -8,11 +8,11 @@ from conftest import all_cases, fuzz_examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.crosschecking.generate import random_turn
 from solver.judge.cores import cores_in_order, downstream, reads_of
 from solver.judge.cpsat import build
 from solver.judge.movement import adjudicate, judge
 from solver.judge.propagate import propagate
-from solver.tools.crosscheck.generate import random_turn
 
 CASES = {c.id: c for c in all_cases()}
 

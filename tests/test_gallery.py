@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import ROOT
 
-from solver.tools.gallery import pictures
+from solver.exploring.gallery import pictures
 
 FOLDER = ROOT / "docs" / "pictures"
 
@@ -12,9 +12,9 @@ FOLDER = ROOT / "docs" / "pictures"
 def test_docs_pictures_are_up_to_date():
     made = pictures()
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in FOLDER.glob("*.svg")}
-    assert sorted(on_disk) == sorted(made), "run: python -m solver.tools.gallery"
+    assert sorted(on_disk) == sorted(made), "run: python -m solver.exploring.gallery"
     stale = [name for name, svg in made.items() if on_disk[name] != svg]
-    assert not stale, f"stale pictures {stale}; run: python -m solver.tools.gallery"
+    assert not stale, f"stale pictures {stale}; run: python -m solver.exploring.gallery"
 
 
 def test_docs_page_shows_every_picture():

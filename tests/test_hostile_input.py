@@ -16,8 +16,8 @@ from conftest import DATA, ROOT, dipsat
 
 import solver
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
+from solver.exploring.conformance import run
 from solver.formats.cases import read_cases
-from solver.tools.conformance import run
 from topology import MapDataError, files
 from topology.milamap import load_mila_map
 

@@ -1,8 +1,11 @@
 """Dependencies point one way, and the folders show the layers:
 
-    topology <- values <- judge <- game cycle <- multiverse <- formats <- tools <- CLI
+    topology <- values <- judge <- game cycle <- multiverse <- formats <- the rooms <- CLI
                        \\- checker (values only)
-    render beside them: values, formats and multiverse.state; tools import it
+    render beside them: values, formats and multiverse.state; the rooms import it
+
+The rooms are the users' tasks above the core: cross-checking (and replaying real games),
+exploring and reporting, searching rule books; `solver.workers` spreads their jobs.
 
 Read from the source (the import statements, lazy ones inside functions included), so a new
 import against the direction fails here before it can make a cycle."""
@@ -15,6 +18,15 @@ import pytest
 from conftest import ROOT
 
 CORE = {"solver.errors", "solver.values"}
+ROOM = CORE | {
+    "solver.judge",
+    "solver.checker",
+    "solver.cycle",
+    "solver.multiverse",
+    "solver.formats",
+    "solver.render",
+    "solver.workers",
+}
 LAYERS: dict[str, set[str]] = {
     # each part of solver/ and the parts it may import (besides itself and topology)
     "solver.errors": set(),
@@ -27,14 +39,18 @@ LAYERS: dict[str, set[str]] = {
     "solver.formats": CORE | {"solver.judge", "solver.cycle", "solver.multiverse"},
     # renderers draw values: the multiverse's state, results and case files, never the judge
     "solver.render": CORE | {"solver.formats", "solver.multiverse.state"},
-    "solver.tools": CORE
+    "solver.workers": {"solver.errors"},  # jobs spread over processes or Dask, for the rooms
+    # the rooms, one per task of the users; each may use the core, the renderer and workers
+    "solver.crosschecking": ROOM,
+    "solver.exploring": ROOM
     | {
-        "solver.judge",
-        "solver.checker",
-        "solver.cycle",
-        "solver.multiverse",
-        "solver.formats",
-        "solver.render",
+        # the compare page draws rule-book comparisons (rulesearch.compare's CaseDifference)
+        "solver.rulesearch.compare",
+    },
+    "solver.rulesearch": ROOM
+    | {
+        # fitting a rule book to a site's games replays them (crosschecking.replay)
+        "solver.crosschecking.replay",
     },
     "solver.api": CORE
     | {
@@ -43,7 +59,10 @@ LAYERS: dict[str, set[str]] = {
         "solver.cycle",
         "solver.multiverse",
         "solver.formats",
-        "solver.tools",
+        "solver.workers",
+        "solver.crosschecking",
+        "solver.exploring",
+        "solver.rulesearch",
     },
     "solver.cli": {"solver"},
     "solver.__main__": {"solver.cli"},
@@ -51,26 +70,13 @@ LAYERS: dict[str, set[str]] = {
 }
 
 
-PICTURES = {"_repr_svg_"}
-"""Methods that draw a value in a notebook: they may import the renderer, lazily, as
-python-chess's do; the value's module still knows nothing of it."""
-
-
-def imports(path, *, pictures: bool = False) -> set[str]:
-    """The modules a file imports, relative ones made absolute (those imported inside a
-    picture method only when `pictures`)."""
+def imports(path) -> set[str]:
+    """The modules a file imports, relative ones made absolute, lazy ones inside functions
+    included."""
     package = package_of(path)
     found = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and node.name in PICTURES and not pictures
-        for inner in ast.walk(node)
-    }
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -184,10 +190,13 @@ def test_the_core_never_fetches_the_standard_board(package):
         assert "STANDARD" not in names_imported(path), path
 
 
-def test_values_draw_themselves_through_the_renderer_only():
+def test_values_draw_themselves_through_a_registered_drawer_not_the_renderer():
+    """A value's `_repr_svg_` asks `solver.values.pictures`, where `import solver` registers
+    the renderer: no value module imports `solver.render`, even inside a method."""
     for path in sorted((ROOT / "solver" / "values").rglob("*.py")):
-        drawn = imports(path, pictures=True) - imports(path)
-        assert all(m.startswith("solver.render") for m in drawn), (path, drawn)
+        assert not {m for m in imports(path) if m.startswith("solver.render")}, path
+    for path in sorted((ROOT / "solver" / "multiverse").rglob("*.py")):
+        assert not {m for m in imports(path) if m.startswith("solver.render")}, path
 
 
 def test_the_board_knows_nothing_of_the_adjudicator():
@@ -201,16 +210,133 @@ def test_every_module_belongs_to_a_layer():
 
 
 def test_the_import_reader_sees_relative_and_lazy_imports():
-    found = imports(ROOT / "solver" / "render" / "board.py")
+    found = imports(ROOT / "solver" / "render" / "board_drawing.py")
     assert "solver.render.arrows" in found and "topology" in found
-    assert "solver.tools.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
+    assert "solver.exploring.pages" in imports(ROOT / "solver" / "cli.py")  # imported lazily
 
 
 def test_saved_games_and_cross_checking_share_a_format_not_each_other():
     """Both write positions in MILA strings (`solver.formats.mila`); neither imports the
     other."""
     for path in sorted((ROOT / "solver" / "formats" / "savegame").rglob("*.py")):
-        assert not {m for m in imports(path) if m.startswith("solver.tools")}, path
-    for path in sorted((ROOT / "solver" / "tools" / "crosscheck").rglob("*.py")):
+        assert not {m for m in imports(path) if m.startswith("solver.crosschecking")}, path
+    for path in sorted((ROOT / "solver" / "crosschecking").rglob("*.py")):
         wrong = {m for m in imports(path) if m.startswith("solver.formats.savegame")}
         assert not wrong, path
+
+
+NAMED = sorted(p for p in [*(ROOT / "solver").rglob("*.py"), *(ROOT / "topology").rglob("*.py")])
+
+
+def test_every_file_name_is_used_once_in_the_package():
+    """A path in a traceback or a doc names one file: no two files of solver/ and
+    topology/ share a name (`__init__.py` aside)."""
+    seen: dict[str, list[str]] = {}
+    for path in NAMED:
+        if path.name != "__init__.py":
+            seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert not {name: paths for name, paths in seen.items() if len(paths) > 1}
+
+
+def test_every_class_name_is_used_once_in_the_package():
+    """A class named in a traceback, a review or a doc is one class, private helpers too."""
+    seen: dict[str, list[str]] = {}
+    for path in NAMED:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                seen.setdefault(node.name, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not {name: where for name, where in seen.items() if len(where) > 1}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which modules of solver/ and topology/ each module imports, lazy imports inside
+    functions and those only for type checking included.  `from package import module`
+    counts as importing the module; a package's own `__init__` running first is not counted
+    (Python runs a parent package before any module in it)."""
+    modules = {module_name(p): p for p in NAMED}
+
+    def known(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {known(alias.name) for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = from_module(node, package)
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules]
+                found |= set(subs) if len(subs) == len(node.names) else {known(base), *subs}
+        graph[module] = {m for m in found if m and m != module}
+    return graph
+
+
+LOOPS_ALLOWED: dict[tuple[str, str], str] = {
+    # the imports that close a circle, each inside one package, and why it stays
+    ("solver.multiverse.state", "solver.multiverse.step"): (
+        "a multiverse steps itself (`Multiverse.step`, the game interface every caller "
+        "plays through), and the step builds the next multiverse"
+    ),
+    ("solver.values.position", "solver.values.position_text"): (
+        "a position reads and writes its text (`Position.parse`, `str`) through the "
+        "reader and writer of that text, which build positions"
+    ),
+    ("topology.loader", "topology.layout"): (
+        "a board file naming its drawing has it checked when the board loads; the drawing "
+        "is read with the loader's own TOML reader"
+    ),
+}
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                top = stack.pop()
+                group.add(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_circle_of_imports_but_the_few_named_within_one_package():
+    """Modules import each other in no circle, lazy imports inside functions included,
+    once the few imports LOOPS_ALLOWED names (each inside one package) are left out.
+    (`solver/__init__.py` and `solver/api.py` import lazily, downwards: no circle.)"""
+    graph = import_graph()
+    for importer, imported in LOOPS_ALLOWED:
+        assert imported in graph[importer], f"{importer} no longer imports {imported}"
+        assert importer.rpartition(".")[0] == imported.rpartition(".")[0]
+        graph[importer] = graph[importer] - {imported}
+    assert not circles(graph)
+
+
+def test_the_circle_finder_sees_a_circle_made_by_a_lazy_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [{"a", "b", "c"}]
+    assert "solver.render.board_drawing" in import_graph()["solver.render.notebook"]

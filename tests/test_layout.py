@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA, under_hash_seeds
 
-from solver.render.board import Scene, board_svg
+from solver.render.board_drawing import Scene, board_svg
 from solver.render.style import OTHER_COLOUR, colour, power_colours, token
 from solver.render.svg import num
 from solver.values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit

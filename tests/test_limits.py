@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
 from solver.formats.cases import MAX_CASE_FILE_BYTES, read_cases
 from solver.judge.movement import adjudicate
-from solver.judge.solve import SolverConfig, SolverTimeout
+from solver.judge.solver_settings import SolverConfig, SolverTimeout
 from solver.multiverse.state import MBoard, Multiverse
 from solver.multiverse.step import MAX_TIMELINES, step
 from solver.values.notation import MAX_ORDER_CHARS, parse_given
@@ -65,7 +65,7 @@ def test_a_solver_out_of_time_is_no_bad_value_and_never_an_outcome() -> None:
     import solver
     from solver.errors import LimitError
 
-    assert SolverTimeout is solver.SolverTimeout  # solver.judge.solve re-exports it
+    assert SolverTimeout is solver.SolverTimeout  # solver.judge.solver_settings re-exports it
     assert issubclass(SolverTimeout, LimitError)
     assert not issubclass(SolverTimeout, ValueError)
     (case,) = [c for c in read_cases(CASES / "6F.cases") if c.id.endswith("6.F.14")]
@@ -102,7 +102,7 @@ def test_a_saved_game_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatc
 
 
 def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
-    from solver.tools.crosscheck.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
+    from solver.crosschecking.protocol import MAX_REPLY_BYTES, ProtocolError, read_reply
 
     line = '{"id": "t1", "padding": "' + "x" * MAX_REPLY_BYTES + '"}'
     with pytest.raises(ProtocolError, match=f"reply longer than {MAX_REPLY_BYTES:,} bytes"):
@@ -111,7 +111,7 @@ def test_an_oversized_reply_from_another_adjudicator_is_refused() -> None:
 
 @pytest.mark.parametrize("line", ['{"id": ' + "1" * 5000 + "}", "[" * 100_000])
 def test_a_reply_python_cannot_parse_is_a_protocol_error(line: str) -> None:
-    from solver.tools.crosscheck.protocol import ProtocolError, read_reply
+    from solver.crosschecking.protocol import ProtocolError, read_reply
 
     with pytest.raises(ProtocolError, match="expected a JSON object"):
         read_reply(line, "t1")
@@ -226,7 +226,7 @@ def test_a_numeric_option_is_taken_exactly_within_its_range(
 def test_turns_are_made_as_they_are_needed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A campaign of 10**30 turns starts at once: its chunks are made one by one (all of
     them were made first, a MemoryError), and it stops where its reader stops."""
-    from solver.tools.crosscheck.campaign import campaign
+    from solver.crosschecking.campaign import campaign
 
     class Enough(Exception):
         pass
@@ -248,7 +248,7 @@ def test_turns_are_made_as_they_are_needed(monkeypatch: pytest.MonkeyPatch) -> N
 def test_jobs_are_submitted_a_window_ahead_and_read_in_order(jobs: int, ahead: int) -> None:
     """However many jobs and however wide the window: the results come in the jobs' order,
     and never more than `ahead` jobs are submitted and not yet read."""
-    from solver.tools.workers import _in_order
+    from solver.workers import _in_order
 
     class Done:
         def __init__(self, value: int) -> None:
@@ -273,7 +273,7 @@ def test_jobs_are_submitted_a_window_ahead_and_read_in_order(jobs: int, ahead: i
 def test_endless_jobs_spread_over_processes_give_their_first_results() -> None:
     from itertools import count, islice
 
-    from solver.tools.workers import spread
+    from solver.workers import spread
 
     results = spread(abs, (-n for n in count()), workers=2)
     assert list(islice(results, 5)) == [0, 1, 2, 3, 4]
@@ -285,8 +285,8 @@ def test_a_dask_scheduler_that_does_not_answer_is_one_clear_error(
 ) -> None:
     """Nothing listens there: a DipsatError saying so after the connect time-out (a
     traceback after 30 s before)."""
-    import solver.tools.workers as workers
-    from solver.tools.crosscheck.campaign import campaign
+    import solver.workers as workers
+    from solver.crosschecking.campaign import campaign
 
     monkeypatch.setattr(workers, "DASK_CONNECT_SECONDS", 0.2)
     with pytest.raises(

@@ -180,8 +180,8 @@ def test_a_multiverse_case_is_on_the_board_its_file_or_its_variant_line_names(tm
     """'variant: multiverse' plays on the board the case has otherwise (the file's
     'variant:' line, else the standard one); 'variant: multiverse NAME' names it (every
     multiverse case was played on the standard board)."""
+    from solver.exploring.conformance import run_case
     from solver.formats.cases import read_cases
-    from solver.tools.conformance import run_case
 
     body = "Rome:\nA Roma - Etruria => succeeds\n---\nRome:\nA Etruria - a-Roma@0 => succeeds\n"
     body += "AFTER\nRome owns A b-Etruria@1\nRome owns A b-Roma@1\nforks: b from a@0\n"

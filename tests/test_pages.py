@@ -13,15 +13,15 @@ import pytest
 from conftest import ROOT
 from typer.testing import CliRunner
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
 from solver.cli import app
+from solver.exploring.conformance import run
+from solver.exploring.explore import explore_case
+from solver.exploring.pages import check_page, explore_page
+from solver.exploring.scenes import case_scenes
 from solver.formats.cases import read_cases
 from solver.formats.rulebooks import rule_book
 from solver.judge.movement import adjudicate
-from solver.tools.conformance import run
-from solver.tools.explore import explore_case
-from solver.tools.pages import check_page, explore_page
-from solver.tools.scenes import case_scenes
 from solver.values.rules import EDITIONS
 
 F_CASES = ROOT / "cases" / "datc" / "6F.cases"
@@ -351,8 +351,8 @@ def test_explore_page_same_bytes_under_any_hash_seed(tmp_path):
 def test_compare_page_draws_each_differing_case_under_both_books():
     """One article per case the two books decide differently, each phase drawn under both
     (each picture with that book's outcomes), and the orders that differ in a table."""
-    from solver.tools.compare import compare
-    from solver.tools.pages import compare_page
+    from solver.exploring.pages import compare_page
+    from solver.rulesearch.compare import compare
 
     cases = read_cases(str(F_CASES))
     first, second = rule_book("2025"), rule_book(str(ROOT / "tests/data/rulebooks/4A2-1982.toml"))

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from solver.crosschecking.generate import random_turn
 from solver.formats.cases import case_files, read_cases
 from solver.judge.cpsat import build
 from solver.judge.fallback import settle
 from solver.judge.movement import judge
 from solver.judge.propagate import propagate
-from solver.judge.solve import SolverConfig
-from solver.tools.crosscheck.generate import random_turn
+from solver.judge.solver_settings import SolverConfig
 from solver.values.position import PhaseKind
 from solver.values.rules import RULE_BOOKS
 

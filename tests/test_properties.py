@@ -1,7 +1,7 @@
 """Property tests of the standard adjudication pipeline on random turns.
 
 Each test states one guarantee (docs/reliability.md lists them).  The turns come from
-solver.tools.crosscheck.generate.random_turn, so a failing example is reproduced by its seed
+solver.crosschecking.generate.random_turn, so a failing example is reproduced by its seed
 string, which every assertion message names.
 """
 
@@ -15,15 +15,15 @@ from conftest import ROOT, fuzz_examples, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
+from solver.crosschecking.generate import random_turn
 from solver.cycle.adjustments import adjudicate_adjustments
 from solver.cycle.retreats import adjudicate_retreats
 from solver.errors import DipsatError
+from solver.exploring.explain import explain
 from solver.formats.cases import read_cases
 from solver.formats.rulebooks import rule_book
 from solver.judge.movement import adjudicate
-from solver.tools.crosscheck.generate import random_turn
-from solver.tools.explain import explain
 from solver.values.notation import parse_given
 from solver.values.orders import Disband, Given, Move, Place, Retreat, UnitRef
 from solver.values.position import Phase, PhaseKind, Position, Season
@@ -205,8 +205,8 @@ def test_fall_gives_centres_to_the_unit_on_them(turn, name, data):
 _RENDER = """
 import json
 from solver.formats.cases import Block, Case, CaseOrder
-from solver.tools.crosscheck.generate import random_turn
-from solver.tools.explain import explain
+from solver.crosschecking.generate import random_turn
+from solver.exploring.explain import explain
 from solver.values.position import PhaseKind
 from solver.values.rules import RULE_BOOKS
 from solver.formats.rulebooks import rule_book

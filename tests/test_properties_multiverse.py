@@ -3,7 +3,7 @@
 A scenario is fixed by a seed number, a count of timelines (1-6) and a count of steps
 (1-3): the root board a@0 is a random turn played by `step`; the other timelines branch off
 a@0 like in benchmarks/run.py, each with a random position at turn 1.  Every step gives the
-heads random movement orders (solver.tools.crosscheck.generate) and some cross-board orders:
+heads random movement orders (solver.crosschecking.generate) and some cross-board orders:
 moves, supports and convoys into the same or a bordering province on another head, on a
 past board or on a board that does not exist, and orders to units on past boards.  Many are
 illegal; they must get an 'illegal' outcome.  A failing example is reproduced by the
@@ -25,11 +25,11 @@ from conftest import under_hash_seeds
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from solver.checker.equations import check_resolution
+from solver.checker.check import check_resolution
+from solver.crosschecking.generate import _orders, _targets, random_turn
 from solver.errors import DipsatError
 from solver.multiverse.state import MBoard, Multiverse, MultiverseStep, parts, turn_phase
 from solver.multiverse.step import step
-from solver.tools.crosscheck.generate import _orders, _targets, random_turn
 from solver.values.notation import parse_given
 from solver.values.orders import (
     Convoy,

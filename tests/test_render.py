@@ -16,11 +16,11 @@ from conftest import ROOT, all_cases, played, under_hash_seeds
 from typer.testing import CliRunner
 
 from solver.cli import app
+from solver.exploring.scenes import case_scenes
 from solver.formats.rulebooks import rule_book
 from solver.formats.savegame import save
-from solver.render.board import board_svg
+from solver.render.board_drawing import board_svg
 from solver.render.style import NEUTRAL_CENTRE, POWER_COLOURS, STYLE, colour, power_tokens
-from solver.tools.scenes import case_scenes
 from topology import standard
 from topology.layout import layout_of
 
@@ -275,8 +275,8 @@ def test_every_power_has_a_colour():
 _DRAW = """
 import sys
 from solver.formats.cases import read_cases
-from solver.render.board import board_svg
-from solver.tools.scenes import case_scenes
+from solver.render.board_drawing import board_svg
+from solver.exploring.scenes import case_scenes
 from solver.formats.rulebooks import rule_book
 for name in ("6F", "6H"):
     for case in read_cases(f"cases/datc/{name}.cases"):

@@ -17,10 +17,10 @@ import pytest
 from conftest import ROOT
 
 import solver
-from solver.render import board as drawing
+from solver.exploring.scenes import case_scenes
+from solver.render import board_drawing as drawing
 from solver.render import route
-from solver.render.board import Scene, board_svg
-from solver.tools.scenes import case_scenes
+from solver.render.board_drawing import Scene, board_svg
 from topology.extents import label_width
 
 NS = "{http://www.w3.org/2000/svg}"

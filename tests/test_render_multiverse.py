@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 from conftest import all_cases, under_hash_seeds
 
+from solver.exploring.scenes import case_steps, case_svg
 from solver.formats.rulebooks import rule_book
-from solver.render.multiverse import grid_element, step_drawing
+from solver.render.multiverse_drawing import grid_element, step_drawing
 from solver.render.svg import to_text
-from solver.tools.scenes import case_steps, case_svg
 from solver.values.orders import timeline_name
 from solver.values.rules import DATC_2025
 
@@ -121,7 +121,7 @@ def test_a_fork_label_is_not_crossed_by_its_curve():
 def test_the_grid_is_the_same_under_any_hash_seed():
     script = (
         "from conftest import all_cases\n"
-        "from solver.tools.scenes import case_svg\n"
+        "from solver.exploring.scenes import case_svg\n"
         "from solver.formats.rulebooks import rule_book\n"
         "import sys\n"
         "for c in all_cases():\n"
@@ -138,7 +138,7 @@ def test_the_grid_is_the_same_under_any_hash_seed():
 def test_a_saved_multiverse_game_shows_records_and_pending_orders():
     from solver.formats.savegame import SavedMultiverse, new_multiverse, submit_multiverse
     from solver.multiverse.step import step
-    from solver.render.multiverse import multiverse_game_svg
+    from solver.render.multiverse_drawing import multiverse_game_svg
 
     game = new_multiverse("2025")
     game, problems = submit_multiverse(game, ["Germany: A Munich - Burgundy"])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA, dipsat
 
+from solver.crosschecking.replay import explaining, replay
 from solver.formats.mila import read_game
-from solver.tools.replay import explaining, replay
 from solver.values.rules import DATC_2025, RULE_BOOKS, WEBDIPLOMACY
 
 GAMES = DATA / "games"

@@ -13,11 +13,11 @@ import pytest
 from conftest import DATA, ROOT, all_cases, dipsat, table
 
 from solver.errors import DipsatError
+from solver.exploring.conformance import run_case
+from solver.exploring.explore import explore
 from solver.formats.cases import read_cases
 from solver.formats.rulebooks import rule_book
-from solver.tools.compare import _differing, compare, played
-from solver.tools.conformance import run_case
-from solver.tools.explore import explore
+from solver.rulesearch.compare import _differing, compare, played
 from solver.values.rules import (
     EDITIONS,
     POLICIES,
@@ -69,7 +69,7 @@ def test_explorer_says_when_a_core_has_too_many_resolutions_to_list(monkeypatch,
     from typer.testing import CliRunner
 
     from solver.cli import app
-    from solver.tools import explore as module
+    from solver.exploring import explore as module
 
     monkeypatch.setattr(module, "MAX_RESOLUTIONS", 2)
     case = BY_ID["6.F.14"]  # two consistent resolutions

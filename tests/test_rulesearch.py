@@ -19,15 +19,15 @@ from typer.testing import CliRunner
 
 import solver
 from solver.cli import app
+from solver.crosschecking.replay import transition_matches
 from solver.errors import DipsatError
 from solver.formats.mila import read_game
 from solver.formats.rulebooks import rule_book
-from solver.tools.compare import case_outcomes
-from solver.tools.replay import transition_matches
-from solver.tools.rulesearch import tracing
-from solver.tools.rulesearch.describe import Cube, merged
-from solver.tools.rulesearch.influence import influence
-from solver.tools.rulesearch.tracing import Tree, blindly, branches, options
+from solver.rulesearch import tracing
+from solver.rulesearch.compare import case_outcomes
+from solver.rulesearch.describe import Cube, merged
+from solver.rulesearch.influence import influence
+from solver.rulesearch.tracing import Tree, blindly, branches, options
 from solver.values.rules import DATC_2025, POLICIES, RULE_BOOKS, RuleBook, conflicting
 
 SEARCHES = tomllib.loads((ROOT / "cases" / "rules" / "rule-search.toml").read_text("utf-8"))
@@ -294,8 +294,8 @@ def test_a_turn_two_games_share_is_searched_once(tmp_path):
 
 
 def test_beyond_their_limits_influence_says_it_is_incomplete_and_fit_refuses(monkeypatch):
-    from solver.tools.rulesearch import fit
-    from solver.tools.rulesearch import influence as module
+    from solver.rulesearch import fit
+    from solver.rulesearch import influence as module
 
     monkeypatch.setattr(module, "PRODUCT_LIMIT", 2)
     found = influence(BY_ID["6.F.17"], DATC_2025)
@@ -328,7 +328,7 @@ def test_any_policy_can_be_held_under_any_named_base(monkeypatch, base, policy):
     """A search holding POLICY at BASE's value covers the rule books that keep that value:
     the named ones that set it otherwise are said to be outside it, the others listed when
     the outcome holds under them (as running under each one gives)."""
-    from solver.tools.rulesearch import solve as module
+    from solver.rulesearch import solve as module
 
     key = "Spring 1901 movement: England: F North Sea - Picardy"
     fake, _ = _reading(policy, key)

@@ -7,7 +7,7 @@ import pytest
 from conftest import all_cases
 
 from solver.errors import DipsatError
-from solver.tools.conformance import run_case
+from solver.exploring.conformance import run_case
 from solver.values.outcomes import Illegal, Illegality, Invalid, Invalidity
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Board
-from .layout import Layout, layout_of, load_layout, standard_layout
+from .layout import layout_of, load_layout, standard_layout
 from .loader import MAX_YEAR, STANDARD_PATH, MapDataError, load_board, standard
 from .names import AmbiguousNameError, UnknownNameError, normalize
 from .places import (
@@ -25,6 +25,7 @@ from .places import (
     code,
     standing_problem,
 )
+from .points import Layout
 from .variants import variant, variant_names
 from .view import BoardView
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from .board import Board
 from .extents import Box, place_extent
-from .layout import Layout
 from .places import Kind
+from .points import Layout
 
 _GAP = (22.0, 16.0)  # the least room between what two neighbouring places draw
 _MARGIN = 12.0  # round the outermost places, inside the page

@@ -1,5 +1,5 @@
 """What a picture draws round the point of a place, and how big: the sizes the renderer
-(``solver/render/board.py``) uses for a province's label and tile, so that a generated
+(``solver/render/board_drawing.py``) uses for a province's label and tile, so that a generated
 layout (:mod:`topology.autolayout`) can space its points far enough apart that nothing one
 place draws touches what another draws."""
 

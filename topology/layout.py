@@ -10,30 +10,13 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from .board import Board
 from .files import shown
 from .loader import KeyLines, MapDataError, parse_toml, read_text, standard
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """A point for every place of a board (provinces and split coasts, ``"stp/nc"``)."""
-
-    name: str
-    width: float
-    height: float
-    points: Mapping[str, tuple[float, float]]
-
-    def point(self, place: str) -> tuple[float, float]:
-        """The point of a place key; a coast without a point of its own takes its province's."""
-        found = self.points.get(place)
-        return found if found is not None else self.points[place.partition("/")[0]]
-
+from .points import Layout
 
 MAX_PAGE = 100_000.0
 """The largest width or height of a layout's page, in picture units (the standard board's

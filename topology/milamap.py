@@ -210,7 +210,7 @@ class _Facts:
         return self.places.get(code.upper()) or self.places.get(code.lower())
 
 
-class _Reader:
+class _MapReader:
     """Reads a map file and the files it inherits, line by line, into :class:`_Facts`, as
     MILA's ``Map.load`` does: the first word of a line says what it is, in this order."""
 
@@ -1184,7 +1184,7 @@ def mila_map_text(source: str | os.PathLike[str]) -> str:
             MILA's format, or says what dipsat's format cannot hold (``FILE:LINE: ...``).
     """
     path = find_mila_map(source)
-    reader = _Reader()
+    reader = _MapReader()
     reader.read(path)
     return _toml(_Converter(reader.facts, path).convert())
 

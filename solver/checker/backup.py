@@ -9,7 +9,7 @@ kinds in the core, to the rule's value, and no decision of another kind.
 Szykman, all fail, all hold and the unresolved paradox overrule the equations: the
 decisions they set are listed as forced and exempt from their equations.  Circular movement
 and the DPTG rule pick a consistent resolution: the decisions they set still obey their
-equations (`solver.checker.equations` verifies them like any other).
+equations (`solver.checker.check` verifies them like any other).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from ..values.decisions import CONVOY, MOVE, SUPPORT, Decision, DecisionKind
 from ..values.outcomes import BackupRule
 from ..values.rules import ConvoyParadox
-from .claim import Claim, Settled
-from .turn import Turn
+from .claim import Claim, SettledClaim
+from .turn import TurnReading
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ _CIRCULAR_MOVEMENT = (BackupRule.CIRCULAR_MOVEMENT, BackupRule.ALL_FAIL)
 """The rules that settle any other paradox, whatever the rule book."""
 
 
-def set_by(core: Settled) -> list[Decision]:
+def set_by(core: SettledClaim) -> list[Decision]:
     """The decisions of the core its rule sets."""
     sets = _SETS.get(core.rule)
     return [d for d in core.decisions if sets is not None and d[0] in sets.kinds]
@@ -73,7 +73,7 @@ def _overrules(rule: BackupRule) -> bool:
     return sets is not None and sets.overrules
 
 
-def backup_problems(claim: Claim, turn: Turn) -> list[str]:
+def backup_problems(claim: Claim, turn: TurnReading) -> list[str]:
     """Cores settled by a rule the rule book does not give them, decisions a core's rule
     sets that do not have its value, and forced decisions no core's rule sets."""
     policy = claim.rules.convoy_paradox

@@ -15,7 +15,7 @@ from ..values.position import Position, Unit
 from ..values.rules import RuleBook
 
 
-class Settled(Protocol):
+class SettledClaim(Protocol):
     """A dependency cycle of decisions and the rule that settled it."""
 
     @property
@@ -25,7 +25,7 @@ class Settled(Protocol):
     def rule(self) -> BackupRule: ...
 
 
-class Retreat(Protocol):
+class RetreatClaim(Protocol):
     """A dislodged unit, where its attacker came from, and where it may retreat."""
 
     @property
@@ -64,13 +64,13 @@ class Claim(Protocol):
     def forced(self) -> Mapping[Decision, bool]: ...  # set by a backup rule
 
     @property
-    def cores(self) -> Sequence[Settled]: ...
+    def cores(self) -> Sequence[SettledClaim]: ...
 
     @property
     def recorded(self) -> Mapping[Decision, bool]: ...  # kept from history: exempt
 
     @property
-    def dislodged(self) -> Sequence[Retreat]: ...
+    def dislodged(self) -> Sequence[RetreatClaim]: ...
 
     @property
     def standoffs(self) -> Collection[Key]: ...  # provinces left empty by a standoff

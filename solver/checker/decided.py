@@ -7,14 +7,14 @@ from collections.abc import Mapping
 from topology import Key
 
 from ..values.decisions import DISLODGED, MOVE, PATH, SEA, Decision, DecisionKind
-from .turn import Turn
+from .turn import TurnReading
 
 
-class Decided:
+class ClaimedDecisions:
     """The claimed value of each decision; one the turn does not decide reads as what is
     known without deciding (a move over land has its path, a unit nobody attacks stays)."""
 
-    def __init__(self, turn: Turn, values: Mapping[Decision, bool]) -> None:
+    def __init__(self, turn: TurnReading, values: Mapping[Decision, bool]) -> None:
         self.turn = turn
         self.values = values
 

@@ -42,7 +42,7 @@ from ..values.rules import (
     ViaFallback,
     WrongCoast,
 )
-from .routes import Seas, fleets_at_sea
+from .chains import Seas, fleets_at_sea
 
 
 class Verdict(enum.Enum):
@@ -89,7 +89,7 @@ class Orders:
 
 def read_orders(position: Position, orders: Sequence[Given], rules: RuleBook) -> Orders:
     """Read a movement turn's orders: the four passes of the module docstring."""
-    reader = _Reader(position, rules)
+    reader = _OrderReader(position, rules)
     readings = [reader.read(i, given) for i, given in enumerate(orders)]
     in_force = orders_in_force(readings, rules)
     in_force = {p: convoy_policy(r, in_force, rules, reader.seas) for p, r in in_force.items()}
@@ -127,7 +127,7 @@ class Way:
     convoy_only: bool = False
 
 
-class _Reader:
+class _OrderReader:
     """Reads single orders against one position under one rule book."""
 
     def __init__(self, position: Position, rules: RuleBook) -> None:

@@ -17,12 +17,12 @@ from ..values.decisions import CONVOY, DISLODGED, MOVE, PATH, SEA, SUPPORT, Deci
 from ..values.orders import Convoy, Given, Move, SupportHold, SupportMove
 from ..values.position import Position, Unit
 from ..values.rules import RuleBook
+from .chains import Route, Seas
 from .reading import Orders, Reading, Verdict, read_orders
-from .routes import Route, Seas
 
 
 @dataclass(frozen=True)
-class Turn:
+class TurnReading:
     """A movement turn as the equations see it (the checker's reading, never the
     adjudicator's)."""
 
@@ -32,7 +32,7 @@ class Turn:
     orders: Orders
 
     @classmethod
-    def read(cls, position: Position, orders: Sequence[Given], rules: RuleBook) -> Turn:
+    def read(cls, position: Position, orders: Sequence[Given], rules: RuleBook) -> TurnReading:
         units = {u.province: u for u in position.units}
         return cls(position.board, rules, units, read_orders(position, orders, rules))
 

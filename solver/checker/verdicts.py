@@ -18,9 +18,9 @@ from ..values.orders import Convoy, Hold, Move, SupportHold, SupportMove
 from ..values.outcomes import BackupRule, Result
 from ..values.position import Unit
 from .claim import Claim
-from .decided import Decided
+from .decided import ClaimedDecisions
 from .reading import Reading, Verdict
-from .turn import Turn
+from .turn import TurnReading
 
 T = TypeVar("T")
 
@@ -42,7 +42,7 @@ def differences(
     return found
 
 
-def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
+def verdict_problems(claim: Claim, turn: TurnReading) -> list[str]:
     """Orders whose result says illegal or invalid when the checker reads otherwise, or
     the other way round."""
     readings = turn.orders.readings
@@ -63,7 +63,7 @@ def verdict_problems(claim: Claim, turn: Turn) -> list[str]:
     return found
 
 
-def decision_set_problems(claim: Claim, turn: Turn) -> list[str]:
+def decision_set_problems(claim: Claim, turn: TurnReading) -> list[str]:
     """Decisions the orders in force call for that the resolution lacks, and decisions it
     has that they do not call for."""
     return differences(
@@ -77,7 +77,7 @@ def decision_set_problems(claim: Claim, turn: Turn) -> list[str]:
     )
 
 
-def result_of(reading: Reading, decided: Decided) -> Result:
+def result_of(reading: Reading, decided: ClaimedDecisions) -> Result:
     """The result the decisions give an active order in force."""
     assert reading.unit is not None
     p = reading.unit.province
@@ -93,7 +93,7 @@ def result_of(reading: Reading, decided: Decided) -> Result:
     raise AssertionError(reading.order)
 
 
-def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
+def outcome_problems(claim: Claim, turn: TurnReading, decided: ClaimedDecisions) -> list[str]:
     """Results and fates (dislodged, destroyed) that do not follow from the decisions: an
     order in force one of whose own decisions (`ORDER_KINDS`, 1971's SEA among them) lies on
     a paradox the rule book gives no answer to is unresolved."""
@@ -124,7 +124,7 @@ def outcome_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
     return found
 
 
-def dislodgement_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
+def dislodgement_problems(claim: Claim, turn: TurnReading, decided: ClaimedDecisions) -> list[str]:
     """The units listed to retreat are the dislodged ones, each with its attacker."""
     expected = {p for p in turn.units if decided.dislodged(p)}
     listed = {r.unit.province: r for r in claim.dislodged}
@@ -153,7 +153,7 @@ def dislodgement_problems(claim: Claim, turn: Turn, decided: Decided) -> list[st
     return found
 
 
-def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
+def standoff_problems(claim: Claim, turn: TurnReading, decided: ClaimedDecisions) -> list[str]:
     """4.A.6: the provinces left empty although a unit with a path tried to enter and was
     not beaten head to head (no retreat may go there)."""
     occupied = {turn.dest(p) for p in turn.moves if decided.succeeds(p)}
@@ -174,7 +174,7 @@ def standoff_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
     )
 
 
-def standing_problems(claim: Claim, turn: Turn, decided: Decided) -> list[str]:
+def standing_problems(claim: Claim, turn: TurnReading, decided: ClaimedDecisions) -> list[str]:
     """The units on the board after the turn: none that is dislodged (a dislodgement kept
     from history included), each other one whose move succeeded where it went, the rest
     where they were."""

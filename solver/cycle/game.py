@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..judge.movement import adjudicate
-from ..judge.solve import SolverConfig
+from ..judge.solver_settings import SolverConfig
 from ..values.orders import Given, Names
 from ..values.outcomes import Outcome
 from ..values.position import Phase, PhaseKind, Position, Unit

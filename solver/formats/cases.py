@@ -329,7 +329,7 @@ _AUTOMATIC = re.compile(r"(?i)^automatic\s+disband\b\s*(.*)$")
 _AFTER = re.compile(r"^AFTER(?:\s*\[([^\]]*)\])?$")
 
 
-class _Reader:
+class _CaseReader:
     def __init__(self, path: str, board: Board | None = None) -> None:
         self.path = path
         self.default = board or standard()  # the board of a case that names no variant
@@ -1184,7 +1184,7 @@ def read_cases(path: str | Path, board: Board | None = None) -> list[Case]:
         text = read_text(path, MAX_CASE_FILE_BYTES)
     except TextFileError as err:
         raise CaseFormatError(err.message, str(path), err.line, err.column) from err
-    return _Reader(str(path), board).read(text)
+    return _CaseReader(str(path), board).read(text)
 
 
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:

@@ -38,6 +38,7 @@ from ..judge.retreat_options import retreat_options
 from ..values.notation import parse_given
 from ..values.orders import Given, Place
 from ..values.position import DislodgedUnit, Phase, PhaseKind, Position, Unit, opening_phase
+from ..values.resolution import PhaseResolution, Resolution
 from ..values.rules import DATC_2025, RuleBook
 
 MAX_GAME_FILE_BYTES = 64_000_000
@@ -227,12 +228,12 @@ class RecordedPhase:
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class RecordedGame:
     path: str
     phases: tuple[RecordedPhase, ...]
 
 
-def read_game(path: str | Path, board: Board | None = None) -> Game:
+def read_game(path: str | Path, board: Board | None = None) -> RecordedGame:
     """Read and check a game file; every problem is a `GameFileError` naming file and phase.
     The game is played on ``board``, or else on the map the file names (standard if none)."""
     name = str(path)
@@ -243,12 +244,12 @@ def read_game(path: str | Path, board: Board | None = None) -> Game:
     return parse_game(data, name, board)
 
 
-def parse_game(data: object, path: str = "-", board: Board | None = None) -> Game:
+def parse_game(data: object, path: str = "-", board: Board | None = None) -> RecordedGame:
     """A game from the decoded JSON of a game file (on ``board``, or the map it names)."""
-    return _Reader(path, board).game(data)
+    return _MilaReader(path, board).game(data)
 
 
-class _Reader:
+class _MilaReader:
     def __init__(self, path: str, board: Board | None = None) -> None:
         self.path = path
         self.phase: str | None = None
@@ -268,7 +269,7 @@ class _Reader:
             raise self.fail(f"{where}.{key}: expected {kind.__name__}, found {shown(value, 60)}")
         return value
 
-    def game(self, data: object) -> Game:
+    def game(self, data: object) -> RecordedGame:
         self.read_map(data)
         phases = self.field(data, "phases", list, "game")
         if not phases:
@@ -279,7 +280,7 @@ class _Reader:
             read.append(self.recorded(raw))
             if read[-1].phase is None and index != len(phases) - 1:
                 raise self.fail(f"{END} is not the last phase")
-        return Game(self.path, tuple(read))
+        return RecordedGame(self.path, tuple(read))
 
     def read_map(self, data: object) -> None:
         """The board of the game: the one chosen, which must be the map the file names (if
@@ -453,3 +454,44 @@ class _Reader:
                     raise self.fail(f"orders.{key}: {text!r} is an order of {order.power}")
                 given.append(replace(order, power=power))
         return tuple(given)
+
+
+def start_position(
+    here: RecordedPhase, previous: PhaseResolution | None
+) -> tuple[Position | None, str | None]:
+    """The position to adjudicate, or None and why it cannot be built.
+
+    A retreat phase takes what its record does not keep from our adjudication of the
+    movement phase before it: each dislodged unit's attacker and the provinces a standoff
+    left empty.  Where that adjudication differs from the record (a mismatch of the
+    movement phase, reported there), the record stands: a standoff in a province the record
+    has a unit in is left out (a standoff only keeps retreats out of a province, and an
+    occupied one takes none anyway), and a recorded dislodged unit we did not dislodge
+    makes the phase one we cannot rebuild."""
+    assert here.phase is not None
+    if here.phase.kind is not PhaseKind.RETREAT:
+        return here.position(), None
+    before = previous.position.phase if previous is not None else None
+    if (
+        previous is None
+        or not isinstance(previous, Resolution)
+        or before is None
+        or (before.year, before.season) != (here.phase.year, here.phase.season)
+    ):
+        return None, f"no adjudicated movement phase before {here.name} to rebuild it from"
+    ours = {r.unit: r for r in previous.dislodged}
+    dislodged = []
+    for unit, _ in here.retreats:
+        found = ours.get(unit)
+        if found is None:
+            return None, (
+                f"{unit.power.upper()} *{unit_text(unit)} was not dislodged by our "
+                f"adjudication of {before.code}"
+            )
+        dislodged.append(DislodgedUnit(unit, found.attacker_from, found.by_convoy))
+    occupied = {unit.province for unit in here.units}
+    standoffs = frozenset(p for p in previous.standoffs if p not in occupied)
+    try:
+        return here.position(tuple(dislodged), standoffs), None
+    except DipsatError as error:  # what we rebuilt does not fit the record
+        return None, f"cannot rebuild {here.name} from our adjudication of {before.code}: {error}"

@@ -138,7 +138,7 @@ def destination(checked: Checked) -> Location | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class JudgedTurn:
     """A movement turn ready for adjudication: every submitted order judged, one order per unit."""
 
     position: Position
@@ -156,7 +156,7 @@ __all__ = [
     "CheckedConvoy",
     "CheckedMove",
     "CheckedSupport",
+    "JudgedTurn",
     "Status",
-    "Turn",
     "destination",
 ]

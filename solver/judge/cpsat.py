@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model_helper import LinearExpr, Literal
 
 from .equations import Case, Equations, Lit, Name, Span, Strength, Unknown, negate
-from .solve import SolverConfig, SolverTimeout, current_config
+from .solver_settings import SolverConfig, SolverTimeout, current_config
 from .structure import Structure
 
 

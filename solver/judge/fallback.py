@@ -18,7 +18,7 @@ from ..values.outcomes import BackupRule
 from ..values.rules import ConvoyParadox
 from .cores import cores_in_order, downstream, is_cyclic, reads_of, sub_cores
 from .propagate import propagate
-from .solve import SolverConfig, current_config
+from .solver_settings import SolverConfig, current_config
 from .structure import R_CONVOY, R_MOVE, R_SUPPORT, Structure
 
 if TYPE_CHECKING:

@@ -36,8 +36,8 @@ from ..values.rules import (
     ViaFallback,
     WrongCoast,
 )
-from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
-from .routes import has_route, minimal_routes
+from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, JudgedTurn, Status
+from .convoy_routes import has_route, minimal_routes
 
 
 def key_of(board: BoardView, place: Place) -> Key | None:
@@ -354,7 +354,7 @@ def analyse(
     position: Position,
     givens: Sequence[Given],
     rules: RuleBook = DATC_2025,
-) -> Turn:
+) -> JudgedTurn:
     """Judge every order of a movement turn and settle each unit's order in force."""
     judge = _Judge(position, rules)
     judged = [judge(i, g) for i, g in enumerate(givens)]
@@ -366,7 +366,7 @@ def analyse(
         if checked is not None:
             judged[checked.index] = checked
     orders = tuple((unit, in_force[unit.location.province]) for unit in position.units)
-    return Turn(position, tuple(judged), orders, rules)
+    return JudgedTurn(position, tuple(judged), orders, rules)
 
 
 def _in_force(

@@ -30,12 +30,12 @@ from ..values.orders import Given
 from ..values.position import PhaseKind, Position
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook
-from .checked import Checked, Turn
+from .checked import Checked, JudgedTurn
 from .cores import cores_in_order, reads_of
 from .fallback import CoreFound, Settlement, settle
 from .legality import analyse
-from .resolution import NextPosition, decision_values, resolve
-from .solve import SolverConfig, current_config
+from .results import NextPosition, decision_values, resolve
+from .solver_settings import SolverConfig, current_config
 from .structure import Structure
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def judge(position: Position, orders: Sequence[Given], rules: RuleBook = DATC_20
 class Judgement:
     """A movement turn judged: its orders as judged (`turn`) and its structure."""
 
-    turn: Turn
+    turn: JudgedTurn
     structure: Structure
 
     @property
@@ -177,7 +177,7 @@ class Settled:
     _values: dict[Decision, bool] = field(default_factory=dict)
 
     @property
-    def turn(self) -> Turn:
+    def turn(self) -> JudgedTurn:
         return self.judgement.turn
 
     @property

@@ -22,8 +22,8 @@ from ..values.decisions import (
 )
 from ..values.position import Unit
 from ..values.rules import RuleBook
-from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, Status, Turn
-from .routes import minimal_routes
+from .checked import Checked, CheckedConvoy, CheckedMove, CheckedSupport, JudgedTurn, Status
+from .convoy_routes import minimal_routes
 
 KINDS: tuple[DecisionKind, ...] = tuple(sorted(DecisionKind))
 """The kinds of decision by rank: convoy, dislodged, move, path, sea, support."""
@@ -60,7 +60,7 @@ class Structure:
     *places*: a unit's place is its own number, an empty province moved into comes after
     the units (`places`), and `attackers` lists the movers into each place."""
 
-    turn: Turn
+    turn: JudgedTurn
     units: tuple[Unit, ...]  # unit number -> unit (the position's, sorted by province)
     keys: tuple[Key, ...]  # unit number -> its province
     number: Mapping[Key, int]  # province -> the number of the unit standing there
@@ -168,7 +168,7 @@ class Structure:
         return set.intersection(*(set(r) for r in routes)) if routes else set()
 
     @classmethod
-    def of(cls, turn: Turn) -> Structure:
+    def of(cls, turn: JudgedTurn) -> Structure:
         """The structure of a judged turn."""
         units = tuple(u for u, _ in turn.orders)  # the position's units, in its order
         keys = tuple(u.location.province for u in units)
@@ -249,7 +249,7 @@ def _frozen(table: Mapping[int, list[int]]) -> dict[int, tuple[int, ...]]:
 
 
 def convoy_routes(
-    turn: Turn,
+    turn: JudgedTurn,
     keys: Sequence[Key],
     number: Mapping[Key, int],
     moves: Mapping[int, CheckedMove],

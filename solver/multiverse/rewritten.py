@@ -30,9 +30,9 @@ from topology import Location, UnitType
 
 from ..cycle.retreats import adjudicate_retreats
 from ..judge.movement import judge
-from ..judge.resolution import as_it_stands
+from ..judge.results import as_it_stands
 from ..judge.retreat_options import retreating
-from ..judge.solve import SolverConfig
+from ..judge.solver_settings import SolverConfig
 from ..values.calendar import after_movement
 from ..values.decisions import DISLODGED, PATH, SEA, Decision
 from ..values.orders import (

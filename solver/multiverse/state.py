@@ -35,6 +35,7 @@ from ..values.orders import (
     timeline_name,
 )
 from ..values.outcomes import Outcome
+from ..values.pictures import picture
 from ..values.position import DislodgedUnit, Phase, PhaseKind, Position, Season, Unit
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook, Victory, named_rules
@@ -302,10 +303,9 @@ class Multiverse:
         return f"<Multiverse: {len(self.origins)} timeline(s), {len(self.boards)} board(s)>"
 
     def _repr_svg_(self) -> str:
-        """Every board, as a grid of timelines and turns (in a notebook)."""
-        from ..render.multiverse import multiverse_svg
-
-        return multiverse_svg(self)
+        """Every board, as a grid of timelines and turns (in a notebook;
+        `solver.render.notebook`)."""
+        return picture(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,10 +366,9 @@ class MultiverseStep:
         )
 
     def _repr_svg_(self) -> str:
-        """The multiverse after the step, with the step's orders (in a notebook)."""
-        from ..render.multiverse import step_svg
-
-        return step_svg(self)
+        """The multiverse after the step, with the step's orders (in a notebook;
+        `solver.render.notebook`)."""
+        return picture(self)
 
 
 # -- coordinates -----------------------------------------------------------------------------

@@ -28,11 +28,11 @@ from topology import Key, Location, Spot
 from ..cycle.adjustments import adjudicate_adjustments
 from ..cycle.retreats import adjudicate_retreats
 from ..errors import DipsatError
-from ..judge.checked import CheckedMove, Turn, destination
+from ..judge.checked import CheckedMove, JudgedTurn, destination
 from ..judge.movement import Settled, judge
-from ..judge.resolution import as_it_stands
+from ..judge.results import as_it_stands
 from ..judge.retreat_options import retreating
-from ..judge.solve import SolverConfig
+from ..judge.solver_settings import SolverConfig
 from ..values.calendar import after_movement
 from ..values.decisions import DISLODGED, MOVE, ORDER_KINDS, Decision
 from ..values.orders import (
@@ -457,7 +457,7 @@ def _spot_of(given: Given) -> Spot | None:
 class _Joint(NamedTuple):
     """A joint turn, settled: and what went into it."""
 
-    turn: Turn
+    turn: JudgedTurn
     settled: Settled  # group of boards by group
     history: list[Given]  # the recorded orders of the past boards adjudicated again
     context: set[BoardKey]  # boards taking part with their recorded decisions
@@ -531,7 +531,7 @@ def _joint_turn(
 
 
 def _spilled(
-    turn: Turn,
+    turn: JudgedTurn,
     values: Mapping[Decision, bool],
     boards: Mapping[BoardKey, MBoard],
     past: set[BoardKey],
@@ -559,7 +559,7 @@ def _spilled(
     return spilled
 
 
-def _acting_on(turn: Turn, touched: set[BoardKey]) -> set[Decision]:
+def _acting_on(turn: JudgedTurn, touched: set[BoardKey]) -> set[Decision]:
     """Decisions of orders that move into, support into or convoy to a touched board."""
     free: set[Decision] = set()
     for unit, checked in turn.orders:
@@ -577,7 +577,7 @@ PerBoard = dict[BoardKey, tuple[tuple[Unit, ...], tuple[DislodgedUnit, ...], fro
 
 def _split_results(
     resolution: Resolution,
-    turn: Turn,
+    turn: JudgedTurn,
     ordered_now: set[Key],
     boards: Mapping[BoardKey, MBoard],
     remade: Collection[BoardKey] = (),
@@ -678,7 +678,7 @@ def _records(
 
 
 def _changed(
-    resolution: Resolution, turn: Turn, key: BoardKey, recorded: Mapping[Decision, bool]
+    resolution: Resolution, turn: JudgedTurn, key: BoardKey, recorded: Mapping[Decision, bool]
 ) -> bool:
     """Did a move into this past board, or a dislodgement on it, come out differently?"""
     watched: list[Decision] = []

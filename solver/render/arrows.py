@@ -40,7 +40,7 @@ from .svg import Point, el, num, title
 
 
 @dataclass(frozen=True, slots=True)
-class Spot:
+class DrawnSpot:
     """Where a place of an order is drawn: a point, the unit standing there (a key naming
     its badge among the obstacles; '' for none) and the scale its board is drawn at."""
 
@@ -49,7 +49,7 @@ class Spot:
     scale: float = 1.0
 
 
-Locate = Callable[[Place], Spot | None]
+Locate = Callable[[Place], DrawnSpot | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ DOT_SHAPE = tuple(
 )
 
 
-def _end(spot: Spot, to_unit: float, to_place: float) -> End:
+def _end(spot: DrawnSpot, to_unit: float, to_place: float) -> End:
     """A line's end at ``spot``: it stops ``to_unit`` from a unit standing there, else
     ``to_place`` from the place."""
     r = (to_unit if spot.unit else to_place) * spot.scale
@@ -121,7 +121,7 @@ def draw_orders(
     ``where`` cannot place (another board not drawn) leave the order out of the picture.
     Moves are drawn first, so that a support can end on the arrow it supports."""
     convoys = [g.order for g in orders if isinstance(g.order, Convoy)]
-    drawn: list[tuple[ET.Element, Given, str, Spot]] = []
+    drawn: list[tuple[ET.Element, Given, str, DrawnSpot]] = []
     for index, given in enumerate(orders):
         outcome = outcomes[index] if outcomes is not None else None
         result = result_of(outcome)
@@ -163,7 +163,7 @@ def _move(
     g: ET.Element,
     given: Given,
     result: str,
-    start: Spot,
+    start: DrawnSpot,
     where: Where,
     convoys: list[Convoy],
     prefix: str,
@@ -198,7 +198,7 @@ def _other(
     g: ET.Element,
     given: Given,
     result: str,
-    start: Spot,
+    start: DrawnSpot,
     where: Where,
     arrows: dict[tuple[object, object], Line],
     prefix: str,
@@ -234,7 +234,7 @@ def _other(
             _ring(g, start, stroke, "3 3")
 
 
-def _ring(g: ET.Element, at: Spot, stroke: str, dashes: str | None = None) -> None:
+def _ring(g: ET.Element, at: DrawnSpot, stroke: str, dashes: str | None = None) -> None:
     """An oval round a unit: a convoy (dashed by the style sheet) or a build."""
     (x, y), rx, ry = at.point, RING[0] * at.scale, RING[1] * at.scale
     attrs = {"class": "ring", "cx": x, "cy": y, "rx": rx, "ry": ry, "stroke": stroke}
@@ -242,7 +242,7 @@ def _ring(g: ET.Element, at: Spot, stroke: str, dashes: str | None = None) -> No
 
 
 def _support(
-    g: ET.Element, start: Spot, end: End, result: str, stroke: str, field: Field, prefix: str
+    g: ET.Element, start: DrawnSpot, end: End, result: str, stroke: str, field: Field, prefix: str
 ) -> None:
     """A dotted line ending in a dot; crossed out where it crosses nothing if not given."""
     curve = route(_end(start, FROM_UNIT, FROM_UNIT), end, field, SUPPORT_W, "dot")
@@ -270,7 +270,9 @@ def cross(g: ET.Element, at: Point, size: float) -> None:
     )
 
 
-def _convoy_stops(order: Move, convoys: list[Convoy], locate: Locate, board: Board) -> list[Spot]:
+def _convoy_stops(
+    order: Move, convoys: list[Convoy], locate: Locate, board: Board
+) -> list[DrawnSpot]:
     """The fleets that convoy this army, in the order the army passes them."""
     here, there = order.unit.place, order.dest
     fleets = [c.unit.place for c in convoys if c.army.place == here and c.dest == there]

@@ -22,6 +22,7 @@ from topology.files import shown
 
 from ..errors import DipsatError, PositionError, expect_type
 from .orders import CODES, Names
+from .pictures import picture
 
 T = TypeVar("T")
 
@@ -284,10 +285,8 @@ class Position:
         return f"<Position {self.phase}: {count} unit{'s' * (count != 1)} on {self.board.name!r}>"
 
     def _repr_svg_(self) -> str:
-        """The board, drawn (in a notebook)."""
-        from ..render.board import Scene, board_svg
-
-        return board_svg(Scene(self), whole=True)
+        """The board, drawn (in a notebook; `solver.render.notebook`)."""
+        return picture(self)
 
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         """A value computed from this (immutable) position once and kept with it."""

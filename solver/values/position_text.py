@@ -63,7 +63,7 @@ def position_text(position: Position) -> str:
     return "\n".join(lines)
 
 
-class _Reader:
+class _PositionReader:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.units: list[Unit] = []
@@ -188,7 +188,7 @@ def read_position(text: str, board: Board, phase: Phase | None = None) -> Positi
     expect_type("text", text, str, "the position as text")
     expect_type("phase", phase, (Phase, type(None)), "a Phase or its text such as 'F1901M'")
     expect_type("board", board, Board, "a Board such as solver.standard()")
-    reader = _Reader(board)
+    reader = _PositionReader(board)
     lines = [(n, line.split("#", 1)[0]) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line.strip()]
     if lines and ":" not in lines[0][1]:

@@ -18,6 +18,7 @@ from topology import BoardView, Key, Location
 from .decisions import Decision
 from .orders import Given
 from .outcomes import BackupRule, Outcome
+from .pictures import picture
 from .position import Position, Unit
 from .rules import RuleBook
 
@@ -88,11 +89,9 @@ class PhaseResolution:
         )
 
     def _repr_svg_(self) -> str:
-        """The phase drawn: the board, the orders and their outcomes (in a notebook)."""
-        from ..render.board import Scene, board_svg
-
-        scene = Scene(self.position, self.orders, self.outcomes, self.retreating)
-        return board_svg(scene)
+        """The phase drawn: the board, the orders and their outcomes (in a notebook;
+        `solver.render.notebook`)."""
+        return picture(self)
 
 
 def _retreat_line(board: BoardView, r: Retreating) -> str:

@@ -6,8 +6,8 @@ difference)."""
 import json
 import sys
 
-from solver.tools.crosscheck.engines import DipsatEngine
-from solver.tools.crosscheck.protocol import read_request
+from solver.crosschecking.engines import DipsatEngine
+from solver.crosschecking.protocol import read_request
 
 engine = DipsatEngine()
 for line in sys.stdin:

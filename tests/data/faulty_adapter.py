@@ -12,8 +12,8 @@ real engine's would be).  The fault is the first argument:
 import json
 import sys
 
+from solver.crosschecking.protocol import read_request, reply
 from solver.judge.movement import adjudicate, judge
-from solver.tools.crosscheck.protocol import read_request, reply
 from solver.values.decisions import CONVOY, MOVE, SUPPORT
 from topology import Location
 

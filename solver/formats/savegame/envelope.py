@@ -201,7 +201,7 @@ def rules_json(book: RuleBook) -> str | dict[str, Any]:
 
 
 # -- reading -------------------------------------------------------------------------------------
-class _Reader:
+class _SaveReader:
     def __init__(self, path: str) -> None:
         self.path = path
         self.board = standard()

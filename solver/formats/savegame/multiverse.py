@@ -61,7 +61,7 @@ from .envelope import (
     _parse,
     _position_json,
     _read_text,
-    _Reader,
+    _SaveReader,
     board_json,
     position_lines,
     rules_json,
@@ -283,7 +283,7 @@ def _multiverse_json(game: SavedMultiverse) -> dict[str, Any]:
     return data
 
 
-class _MultiverseReader(_Reader):
+class _MultiverseReader(_SaveReader):
     standing: dict[tuple[int, int], Position]  # each board's position, once the boards are read
     names: Names  # how the boards name their places ('a-Paris@0')
 

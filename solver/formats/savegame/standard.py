@@ -45,7 +45,7 @@ from .envelope import (
     _parse,
     _position_json,
     _read_text,
-    _Reader,
+    _SaveReader,
     board_json,
     position_lines,
     rules_json,
@@ -239,7 +239,7 @@ _LABELS = frozenset(
 (a unit that stands shows only its fate)."""
 
 
-class _GameReader(_Reader):
+class _GameReader(_SaveReader):
     def orders(self, data: dict[str, Any], where: str, phase: Phase) -> tuple[Given, ...]:
         items = self.field(data, "orders", list, where)
         here = f"{where}.orders" if where else "orders"

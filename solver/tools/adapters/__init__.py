@@ -1,1 +1,0 @@
-"""Adapters that put other Python adjudicators behind the cross-check protocol."""

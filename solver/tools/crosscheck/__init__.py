@@ -1,1 +1,0 @@
-"""Cross-checking another adjudicator: protocol, engines, positions, comparison, shrinking."""
