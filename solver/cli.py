@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -18,21 +18,15 @@ from rich.table import Table
 from topology import Board, MapDataError, standard, variant, variant_names
 from topology.files import TextFileError, parse_json, probe, read_text, shown
 
-from .crosschecking.engines import STARTUP_SECONDS
-from .crosschecking.replay import KINDS, ReplayReport, explaining
-from .crosschecking.replay import replay as replay_games
+from .compiled import StaleBuildError
+from .crosschecking import STARTUP_SECONDS
 from .errors import CaseFormatError, DipsatError, LimitError, OrderSyntaxError
-from .exploring.conformance import run
-from .exploring.explain import explain, render
-from .exploring.explore import explore_case, report_json
-from .formats.cases import MAX_CASE_FILE_BYTES, Case, case_files, read_cases
 from .formats.rulebooks import rule_book
-from .judge import solver_settings
-from .rulesearch.compare import as_json as as_json_data
-from .rulesearch.compare import compare
-from .rulesearch.compare import lines as compare_lines
-from .values.notation import parse_given
 from .values.rules import RULE_BOOKS, RuleBook
+
+if TYPE_CHECKING:  # the commands import what they run, so that `dipsat --help` stays quick
+    from .crosschecking.replay import ReplayReport
+    from .formats.cases import Case
 
 app = typer.Typer(
     add_completion=False,
@@ -79,7 +73,9 @@ def _solver_time(ctx: typer.Context, seconds: float | None) -> None:
     if seconds is None:
         return
     try:
-        ctx.with_resource(solver_settings.time_limit(seconds))
+        from .judge.solver_settings import time_limit
+
+        ctx.with_resource(time_limit(seconds))
     except DipsatError as error:
         raise fail(f"--time-limit: {str(error).removeprefix('time limit: ')}") from error
 
@@ -125,6 +121,9 @@ def parse(
     board: VariantOption = None,
 ) -> None:
     """Print each order in canonical DATC notation, one per line."""
+    from .formats.cases import MAX_CASE_FILE_BYTES
+    from .values.notation import parse_given
+
     name = "<stdin>" if file == "-" else file
     try:
         text = read_text(file, MAX_CASE_FILE_BYTES)
@@ -153,6 +152,8 @@ def _load(paths: list[str], board: str | None = None) -> list[Case]:
         DipsatError: no case is found, or a case id is defined in two files (their reports
             and pages would mix them up), naming both places.
     """
+    from .formats.cases import case_files, read_cases
+
     cases: list[Case] = []
     on = _board(board)
     files = {path.resolve(): path for path in reversed(list(case_files(paths)))}
@@ -182,6 +183,8 @@ def check(
     time_limit: TimeLimitOption = None,
 ) -> None:
     """Run every case under the paths and report conformance by section."""
+    from .exploring.conformance import run
+
     _solver_time(ctx, time_limit)
     try:
         book = rule_book(rules) if rules else None
@@ -223,6 +226,8 @@ def adjudicate(
     time_limit: TimeLimitOption = None,
 ) -> None:
     """Adjudicate one case or position-and-orders file and explain each outcome."""
+    from .exploring.explain import explain, render
+
     _solver_time(ctx, time_limit)
     chosen = [_one_case(file, case, board)]
     try:
@@ -255,6 +260,9 @@ def replay(
     time_limit: TimeLimitOption = None,
 ) -> None:
     """Adjudicate every phase of recorded games and compare with the next recorded state."""
+    from .crosschecking.replay import KINDS
+    from .crosschecking.replay import replay as replay_games
+
     _solver_time(ctx, time_limit)  # checks it, and bounds the hint's adjudications here
     try:
         book = rule_book(rules or "2025")
@@ -315,6 +323,8 @@ def replay(
 def _explaining(report: ReplayReport, rules: RuleBook, board: Board | None) -> list[str]:
     """The rule books that explain a replay's mismatches; none if trying them fails (the
     solver out of time): the hint is left out, the report stands."""
+    from .crosschecking.replay import explaining
+
     try:
         return explaining(report, rules, board)
     except (DipsatError, LimitError):
@@ -333,6 +343,8 @@ def explore(
     time_limit: TimeLimitOption = None,
 ) -> None:
     """Every consistent resolution of each paradox core, and which one each edition picks."""
+    from .exploring.explore import explore_case, report_json
+
     _solver_time(ctx, time_limit)
     target = _one_case(file, case, board)
     try:
@@ -371,6 +383,8 @@ def _write_page(path: str, page: str) -> None:
 def _one_case(file: str, case: str | None, board: str | None = None) -> Case:
     """The case chosen with --case in a case file, or in the case files of a folder (as
     `check` reads them); the only case of a file needs no --case."""
+    from .formats.cases import case_files, read_cases
+
     on = _board(board)
     folder = probe(file) == "folder"
     if folder and case is None:
@@ -568,6 +582,10 @@ def compare_rules(
     """The cases whose outcomes differ between two rule books: the outcomes that differ, and
     the policies that make them differ (the fewest that, switched from the first rule
     book's values to the second's, turn the one outcome into the other)."""
+    from .rulesearch.compare import as_json as as_json_data
+    from .rulesearch.compare import compare
+    from .rulesearch.compare import lines as compare_lines
+
     _solver_time(ctx, time_limit)
     try:
         books = rule_book(first), rule_book(second)
@@ -1065,7 +1083,11 @@ _reflow_help(app)
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except StaleBuildError as error:  # a compiled module edited after the build: never run
+        err.print(escape(f"dipsat: {error}"))
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import itertools
 import json
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 from conftest import DATA, dipsat
@@ -422,3 +424,13 @@ def test_help_piped_reads_as_sentences():
     assert result.returncode == 0
     assert _odd_breaks(result.stdout, 80) == []
     assert "save it to   │\n│             FILE (never over a file that exists)." in result.stdout
+
+
+def test_the_command_line_loads_what_a_command_runs_only_when_it_runs():
+    """`dipsat --help` and the start of every command read no judge, no formats of cases,
+    no networkx and no OR-Tools: each command imports what it runs (benchmarks/run.py
+    times the start-up)."""
+    heavy = ("networkx", "ortools", "solver.judge.movement", "solver.formats.cases")
+    script = f"import sys, solver.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.stdout.strip() == "[]", run.stdout + run.stderr

@@ -182,6 +182,21 @@ def test_a_compiled_module_whose_source_changed_is_refused(tmp_path, recorded, s
         assert "reinstall dipsat" in run.stdout and "DIPSAT_PURE=1" in run.stdout
 
 
+def test_the_command_line_refuses_a_stale_module_in_one_line(tmp_path):
+    """No traceback: the command says which source changed and exits 2."""
+    site = _fake_build(tmp_path, "0" * 64)
+    case = ROOT / "cases" / "datc" / "6A.cases"
+    script = (
+        f"import sys; sys.path.insert(0, {str(site)!r}); from solver.cli import main; "
+        f"sys.argv = ['dipsat', 'adjudicate', {str(case)!r}, '--case', '6.A.1']; main()"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DIPSAT_PURE"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "fake.py changed after it was compiled" in run.stderr
+    assert "Traceback" not in run.stderr and not run.stdout
+
+
 def test_dipsat_pure_reads_the_sources_past_a_stale_module(tmp_path):
     site = _fake_build(tmp_path, "0" * 64)
     script = f"import sys; sys.path.insert(0, {str(site)!r}); import solver.judge.fake as f;"

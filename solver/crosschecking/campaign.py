@@ -17,8 +17,9 @@ from ..values.orders import Given
 from ..values.position import Position
 from ..values.rules import DATC_2025, RuleBook
 from ..workers import spread
+from . import STARTUP_SECONDS
 from .disagreements import differences, name_of, on_the_board
-from .engines import STARTUP_SECONDS, DipsatEngine, ExternalEngine, engine
+from .engines import DipsatEngine, ExternalEngine, engine
 from .generate import random_turns
 from .shrink import case_text, shrink
 

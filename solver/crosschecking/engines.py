@@ -23,7 +23,7 @@ from ..values.orders import Given
 from ..values.position import Position
 from ..values.resolution import Resolution
 from ..values.rules import DATC_2025, RuleBook
-from . import protocol
+from . import STARTUP_SECONDS, protocol
 from .protocol import ProtocolError, read_reply, reply, request
 
 ADAPTERS = {
@@ -51,11 +51,6 @@ class DipsatEngine:
 
     def close(self, grace: float = 2.0) -> None:
         pass
-
-
-STARTUP_SECONDS = 600.0
-"""How long the first reply of a program may take: it starts its engine and loads its map
-then (MILA works out the convoy routes of a large map the first time, minutes for some)."""
 
 
 class ProgramError(DipsatError):
