@@ -45,6 +45,7 @@ TOLERANT = [
     "--allow-subclassing-any",
     "--no-warn-unused-ignores",
     "--follow-imports=silent",
+    "--explicit-package-bases",  # modules named from the project's folder, never above it
 ]
 """The build's type check, whatever the build environment holds: pip builds in one of its
 own, without dipsat's dependencies, whose types are then unknown (mypy's own check, strict
