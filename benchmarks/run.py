@@ -13,7 +13,10 @@ The other sections: `adjudicate_many` throughput against pydip's (chunks interle
 memory per engine (a process each), the start-up of `import solver` and `dipsat --help`,
 the stages of a turn, growth with the number of units, multiverse steps against separate
 turns, a corpus replayed across processes, and the searches over rule books.  Each section
-runs in a fresh process of its own (`run_in_child`).
+runs in a fresh process of its own (`run_in_child`), on the dipsat the running Python has
+installed: an editable install runs the clone's sources, `pip install .` the compiled build
+(which is measured beside its sources, `DIPSAT_PURE=1`).  To measure a compiled build, install
+it into a virtual environment and run this file with that environment's Python.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -306,6 +310,9 @@ def startup_section(runs: int) -> Row:
     cpu: dict[str, list[int]] = {k: [] for k in ["import solver", *commands]}
     wall: dict[str, list[int]] = {k: [] for k in cpu}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPROFILEIMPORTTIME"}
+    # from a folder of its own: `python -c` reads the current folder first, and a clone's
+    # sources there would stand in for the installed build
+    away = tempfile.mkdtemp(prefix="dipsat-startup-")
     for number in range(runs):
         out = subprocess.run(
             [sys.executable, "-c", IMPORT_TIMED],
@@ -313,6 +320,7 @@ def startup_section(runs: int) -> Row:
             text=True,
             check=True,
             env=env,
+            cwd=away,
         )
         spent_cpu, spent_wall = map(int, out.stdout.split())
         cpu["import solver"].append(spent_cpu)
@@ -322,7 +330,7 @@ def startup_section(runs: int) -> Row:
         for name in names[shift:] + names[:shift]:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter_ns()
-            subprocess.run(commands[name], capture_output=True, check=True, env=env)
+            subprocess.run(commands[name], capture_output=True, check=True, env=env, cwd=away)
             wall[name].append(time.perf_counter_ns() - start)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -658,7 +666,9 @@ def run_in_child(*args: str, tree: Path | None = None, pure: bool = False) -> Ro
     code; `pure`: with the judge read from its Python sources (DIPSAT_PURE=1)."""
     shown = " ".join(args).lstrip("-") + (" (pure Python)" if pure else "")
     print(f"benchmarks: {shown}", file=sys.stderr, flush=True)
-    path = [str(tree or ROOT), os.environ.get("PYTHONPATH", "")]
+    # this version: the dipsat the running Python has installed (an editable install runs
+    # this clone's sources, `pip install .` the compiled build); an earlier one: its tree
+    path = [str(tree) if tree is not None else "", os.environ.get("PYTHONPATH", "")]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
     if pure:
@@ -741,7 +751,7 @@ def _x(value: float | None) -> str:
 def report(scale: Scale, before: tuple[Path, str] | None = None) -> str:
     """The report; `before`: the source tree of an earlier version and its name, whose
     stages are measured too, a pass of each version in turn."""
-    info = about()
+    info = run_in_child("--about")
     latency = {s: run_in_child("--latency", s, str(scale.turns)) for s in INPUTS}
     batch = run_in_child("--throughput", str(scale.turns))
     memory = [run_in_child("--memory", e, str(scale.memory_turns)) for e in info["engines"]]
@@ -788,7 +798,7 @@ def report(scale: Scale, before: tuple[Path, str] | None = None) -> str:
         _rulesearch(search),
         _dipcc(agreement, info),
         _made_fast(info),
-        _decision(latency, info),
+        _decision(latency, info, stages, pure),
     ]
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
@@ -1213,16 +1223,15 @@ def _made_fast(info: Row) -> list[str]:
     ]
 
 
-def _decision(latency: dict[str, Row], info: Row) -> list[str]:
+def _decision(latency: dict[str, Row], info: Row, stages: Row, pure: Row | None) -> list[str]:
     """Issue 30's choice about the compiled build, with this run's figures."""
-    engines = latency["random"]["engines"]
-    pydip = engines["pydip"]["ratio"]["cpu_median"]
-    pure = engines.get(PURE)
-    if info["compiled"] and pure is not None and pure["ratio"]["cpu_median"]:
+    pydip = latency["random"]["engines"]["pydip"]["ratio"]["cpu_median"]
+    if info["compiled"] and pure is not None and sum(pure["us"].values()):
+        share = sum(stages["us"].values()) / sum(pure["us"].values())
         speed = (
-            f"In this run the compiled judge takes {_x(pure['ratio']['cpu_median'])} of the "
-            f"pure judge's CPU time by the median (random turns), and dipsat takes "
-            f"×{_x(pydip)} pydip's."
+            f"In this run a turn of the compiled build takes {share:.2f} of the pure "
+            f"judge's CPU time (the stages below, summed), and dipsat ×{_x(pydip)} pydip's "
+            "by the median."
         )
     else:
         speed = (
@@ -1280,8 +1289,10 @@ def main() -> None:
     parser.add_argument("--rulesearch", action="store_true")
     parser.add_argument("--limit", type=int, help="of --rulesearch: the first cases and games")
     parser.add_argument("--agreement", type=int, metavar="TURNS")
+    parser.add_argument("--about", action="store_true")
     args = parser.parse_args()
     sections: dict[str, Callable[[], Row]] = {
+        "about": about,
         "latency": lambda: latency_section(args.latency[0], int(args.latency[1])),
         "throughput": lambda: throughput_section(args.throughput),
         "memory": lambda: memory_section(args.memory[0], int(args.memory[1])),
