@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import slow
 
 from benchmarks import contestants, run
 
@@ -41,6 +42,7 @@ def _number(cell: str) -> float:
     return float(cell.lstrip("×").split()[0])
 
 
+@slow
 def test_the_report_has_every_section(report):
     headings = re.findall(r"^## (.+)$", report, re.MULTILINE)
     assert headings[:6] == [

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import dipsat
+from conftest import dipsat, slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -205,6 +205,7 @@ def test_a_run_where_every_request_failed_is_an_error(tmp_path: Path) -> None:
     assert summary["errors"][0].endswith("exited (1); stderr: no licence")
 
 
+@slow
 def test_the_start_up_allowance_is_an_option_and_bounds_a_program_that_never_answers(
     tmp_path: Path,
 ) -> None:
@@ -244,6 +245,7 @@ for line in sys.stdin:
 """
 
 
+@slow
 def test_ctrl_c_keeps_the_turns_compared_writes_their_cases_and_exits_130(
     tmp_path: Path,
 ) -> None:
@@ -264,6 +266,7 @@ def test_ctrl_c_keeps_the_turns_compared_writes_their_cases_and_exits_130(
     assert all(gone(int(pid)) for pid in pids.read_text().split())
 
 
+@slow
 def test_ctrl_c_with_worker_processes_stops_them_and_their_programs(tmp_path: Path) -> None:
     """Workers ignore Ctrl-C; the command terminates them, each stopping its program, and
     reports the chunks finished (none here), interrupted, without a traceback."""

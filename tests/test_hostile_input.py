@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT, dipsat
+from conftest import DATA, ROOT, dipsat, first_fast, slow
 
 import solver
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
@@ -52,6 +52,7 @@ def test_any_value_is_shown_shortly_even_where_repr_raises() -> None:
     assert len(files.shown(list(range(100_000)), 60)) <= 60
 
 
+@slow
 def test_a_case_id_of_thousands_of_digits_is_an_id_like_any_other(tmp_path: Path) -> None:
     """Sections are sorted by number: a number of 5,000 digits was converted to int."""
     path = tmp_path / "huge.cases"
@@ -99,12 +100,14 @@ def test_an_order_names_a_board_of_few_enough_digits() -> None:
 
 @pytest.mark.parametrize(
     ("line", "message"),
-    [
-        (f"BEGIN SPRING {HUGE} MOVEMENT", "at most 9 digits, found one of 5,000"),
-        ("BEGIN SPRING ² MOVEMENT", "expected a whole number such as 12, found '²'"),
-        ("BEGIN SPRING 10000 MOVEMENT", "a year from 1 to 9999"),
-        (f"VICTORY {HUGE}", "at most 9 digits, found one of 5,000"),
-    ],
+    first_fast(
+        [
+            (f"BEGIN SPRING {HUGE} MOVEMENT", "at most 9 digits, found one of 5,000"),
+            ("BEGIN SPRING ² MOVEMENT", "expected a whole number such as 12, found '²'"),
+            ("BEGIN SPRING 10000 MOVEMENT", "a year from 1 to 9999"),
+            (f"VICTORY {HUGE}", "at most 9 digits, found one of 5,000"),
+        ]
+    ),
 )
 def test_a_number_of_a_mila_map_is_bounded(tmp_path: Path, line: str, message: str) -> None:
     source = (DATA / "mila_maps/islands.map").read_text().splitlines()
@@ -204,7 +207,7 @@ READ = {
 }
 
 
-@pytest.mark.parametrize("shape", LONG_LINES)
+@pytest.mark.parametrize("shape", first_fast(LONG_LINES))
 def test_a_line_of_megabytes_is_read_in_linear_time(shape: str, tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
@@ -280,7 +283,7 @@ def _drawn_isthmus(folder: Path, layout: str | None) -> Path:
     return folder / "isthmus.toml"
 
 
-@pytest.mark.parametrize("kind", BAD_LAYOUTS)
+@pytest.mark.parametrize("kind", first_fast(BAD_LAYOUTS))
 def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_loads(
     kind: str, tmp_path: Path
 ) -> None:
@@ -326,6 +329,7 @@ def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
 CODES = ROOT / "cases/variants/digit_codes.toml"  # codes ab1, p0, a, x2, col, wam
 
 
+@slow
 def test_a_game_on_a_board_of_codes_with_digits_plays_through(tmp_path: Path) -> None:
     """`game new` wrote such a game, and nothing could load it: "expected a unit such as
     'A PAR', found 'F AB1'"."""
@@ -414,7 +418,7 @@ AMBIGUOUS = {
 }
 
 
-@pytest.mark.parametrize("kind", AMBIGUOUS)
+@pytest.mark.parametrize("kind", first_fast(AMBIGUOUS))
 def test_an_ambiguous_board_is_refused_at_the_line_that_says_so(kind: str, tmp_path: Path) -> None:
     """Each was loaded without complaint: the orders naming the place were then refused,
     or the name could not be read back from a position or a case file."""
@@ -447,6 +451,7 @@ def test_every_shipped_board_and_milas_maps_still_load() -> None:
 LONG_NAME = "a" * 5000  # longer than any file name the system can look up
 
 
+@slow
 def test_a_name_too_long_to_look_up_is_no_file_of_that_name() -> None:
     """Path.exists and Path.is_file raise OSError for such a name (Python 3.11)."""
     with pytest.raises(MapDataError, match="unknown variant"):
