@@ -195,6 +195,7 @@ def test_a_program_the_system_cannot_execute_stops_the_run_at_its_first_turn(
     assert (result.returncode, result.stderr) == (2, f"cannot start {judge}: Exec format error\n")
 
 
+@slow
 def test_a_run_where_every_request_failed_is_an_error(tmp_path: Path) -> None:
     command = program(tmp_path, "sys.stderr.write('no licence\\n')\nsys.exit(1)\n")
     result = dipsat("crosscheck", "--against", " ".join(command), "--turns", "2", "--json")

@@ -117,6 +117,7 @@ print(sub_cores({"move a", "move b", "move c", "move d"}, reads, order))
 """
 
 
+@slow
 def test_the_cores_a_backup_rule_leaves_come_in_decision_order_whatever_the_hash_seed():
     """Issue: the cores left of a core after its backup rule were looked for on a graph of
     the decisions left, in set order, which changes with PYTHONHASHSEED for text. They are

@@ -315,6 +315,7 @@ def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_load
         assert "Traceback" not in done.stderr and "is no layout" in done.stderr, done.stderr
 
 
+@slow
 def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
     from topology import layout_of, load_board
 
@@ -373,6 +374,7 @@ def test_a_recorded_game_on_such_a_board_is_read() -> None:
     assert str(recorded.orders[0].order) == "A a - ab1"
 
 
+@slow
 def test_a_cross_check_on_such_a_board_agrees_with_itself() -> None:
     result = dipsat("crosscheck", "--against", "dipsat", "--variant", str(CODES), "--turns", "20")
     assert result.returncode == 0, result.stderr

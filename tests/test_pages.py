@@ -284,7 +284,6 @@ def invoke(*args):
             ["compare-rules", "2025", "1982", F_CASES],
             ["compare-rules", "2025", "1982", F_CASES, "--json"],
         ],
-        2,
     ),
     ids=["check", "check-json", "explore", "explore-json", "compare", "compare-json"],
 )

@@ -503,6 +503,7 @@ def _powers(result: MultiverseStep, moves) -> list[str]:
 
 
 # -- 3. the independent checker accepts the joint turn ----------------------------------------
+@slow
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_checker_accepts_the_joint_turn(scenario, book):

@@ -244,6 +244,7 @@ def multiverse_games(scenario, book: str) -> list[SavedMultiverse]:
     return [*found, SavedMultiverse(BOOKS[book], mv, ())]
 
 
+@slow
 @settings(max_examples=fuzz_examples(12), deadline=None)
 @given(
     st.tuples(st.integers(0, 10**9), st.integers(1, 4), st.integers(1, 3)),
