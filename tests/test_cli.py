@@ -34,6 +34,7 @@ def test_parse_output_parses_to_the_same_orders(tmp_path):
     assert len(first.stdout.splitlines()) == 840
 
 
+@slow
 def test_parse_reports_file_line_and_column(tmp_path):
     bad = tmp_path / "orders.txt"
     bad.write_text("A Paris - Burgundy\n\nA Munich Tyrolia\n")
@@ -95,7 +96,8 @@ def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
     assert str(caught.value).startswith(f"{case}{message}"), str(caught.value)
 
 
-@pytest.mark.parametrize("command", first_fast(["check", "adjudicate", "explore"]))
+@slow
+@pytest.mark.parametrize("command", ["check", "adjudicate", "explore"])
 def test_a_bad_case_file_is_one_line_on_the_command_line(tmp_path, command):
     """Every command reading a case file reports its faults as the reader does, exit
     status 2 (an impossible unit used to escape as a traceback from adjudicate)."""

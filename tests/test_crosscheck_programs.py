@@ -181,6 +181,7 @@ def test_a_command_that_cannot_be_run_is_a_usage_error_before_any_turn(
     assert (result.exit_code, result.stderr, result.stdout) == (2, f"--against: {message}\n", "")
 
 
+@slow
 def test_a_program_the_system_cannot_execute_stops_the_run_at_its_first_turn(
     tmp_path: Path,
 ) -> None:

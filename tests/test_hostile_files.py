@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dipsat, first_fast, fuzz_examples
+from conftest import dipsat, fuzz_examples, slow
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,18 +144,17 @@ def test_any_bytes_give_a_value_or_a_documented_error(
         assert str(path) in str(error), str(error)
 
 
+@slow
 @pytest.mark.parametrize(
     "command",
-    first_fast(
-        [
-            pytest.param(("check", "/dev/zero")),
-            pytest.param(("parse", "/dev/zero")),
-            pytest.param(("replay", "/dev/zero")),
-            pytest.param(("game", "show", "/dev/zero")),
-            pytest.param(("check", "--rules", "/dev/zero", "cases/datc/6A.cases")),
-            pytest.param(("check", "--variant", "/dev/zero.toml", "cases/datc/6A.cases")),
-        ]
-    ),
+    [
+        ("check", "/dev/zero"),
+        ("parse", "/dev/zero"),
+        ("replay", "/dev/zero"),
+        ("game", "show", "/dev/zero"),
+        ("check", "--rules", "/dev/zero", "cases/datc/6A.cases"),
+        ("check", "--variant", "/dev/zero.toml", "cases/datc/6A.cases"),
+    ],
 )
 def test_the_command_line_refuses_a_device_without_end(command: tuple[str, ...]) -> None:
     result = dipsat(*command)

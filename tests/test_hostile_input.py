@@ -98,16 +98,15 @@ def test_an_order_names_a_board_of_few_enough_digits() -> None:
         world.read("A a-Munich@0 - a-Ruhr@9999999999")
 
 
+@slow
 @pytest.mark.parametrize(
     ("line", "message"),
-    first_fast(
-        [
-            (f"BEGIN SPRING {HUGE} MOVEMENT", "at most 9 digits, found one of 5,000"),
-            ("BEGIN SPRING ² MOVEMENT", "expected a whole number such as 12, found '²'"),
-            ("BEGIN SPRING 10000 MOVEMENT", "a year from 1 to 9999"),
-            (f"VICTORY {HUGE}", "at most 9 digits, found one of 5,000"),
-        ]
-    ),
+    [
+        (f"BEGIN SPRING {HUGE} MOVEMENT", "at most 9 digits, found one of 5,000"),
+        ("BEGIN SPRING ² MOVEMENT", "expected a whole number such as 12, found '²'"),
+        ("BEGIN SPRING 10000 MOVEMENT", "a year from 1 to 9999"),
+        (f"VICTORY {HUGE}", "at most 9 digits, found one of 5,000"),
+    ],
 )
 def test_a_number_of_a_mila_map_is_bounded(tmp_path: Path, line: str, message: str) -> None:
     source = (DATA / "mila_maps/islands.map").read_text().splitlines()
@@ -420,7 +419,8 @@ AMBIGUOUS = {
 }
 
 
-@pytest.mark.parametrize("kind", first_fast(AMBIGUOUS))
+@slow
+@pytest.mark.parametrize("kind", AMBIGUOUS)
 def test_an_ambiguous_board_is_refused_at_the_line_that_says_so(kind: str, tmp_path: Path) -> None:
     """Each was loaded without complaint: the orders naming the place were then refused,
     or the name could not be read back from a position or a case file."""

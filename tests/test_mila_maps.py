@@ -113,7 +113,7 @@ def test_the_installed_package_has_the_maps_converted_here():
     assert list(mila_map_names()) == MAPS
 
 
-@pytest.mark.parametrize("name", first_fast(MAPS, 4))
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_conversion_loads_and_every_border_agrees_with_milas_engine(name):
     m, b = mila(name), board(name)
     assert b.name == name
@@ -121,7 +121,7 @@ def test_the_conversion_loads_and_every_border_agrees_with_milas_engine(name):
     assert disagreements(m, b) == []
 
 
-@pytest.mark.parametrize("name", first_fast(MAPS, 4))
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_centres_powers_homes_and_units_agree_with_milas_engine(name):
     m, b = mila(name), board(name)
     assert b.centres == {c.lower() for c in m.scs}
@@ -134,7 +134,7 @@ def test_centres_powers_homes_and_units_agree_with_milas_engine(name):
         assert b.lookup_power(m.own_word[key]) == power
 
 
-@pytest.mark.parametrize("name", first_fast(MAPS, 4))
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_solo_count_first_year_and_build_rule_agree_with_milas_engine(name):
     m, b = mila(name), board(name)
     victory = m.victory[0] if m.victory else len(m.scs) // 2 + 1  # as diplomacy's Game
@@ -143,7 +143,7 @@ def test_the_solo_count_first_year_and_build_rule_agree_with_milas_engine(name):
     assert (b.builds is BuildSites.ANYWHERE) == ("BUILD_ANY" in m.rules)
 
 
-@pytest.mark.parametrize("name", first_fast(MAPS, 4))
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_every_name_of_a_province_finds_it(name):
     m, b = mila(name), board(name)
     for full_name, code in m.loc_name.items():
@@ -155,7 +155,7 @@ def test_every_name_of_a_province_finds_it(name):
             assert b.lookup(alias) == code
 
 
-@pytest.mark.parametrize("name", first_fast(MAPS, 4))
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_shipped_variant_is_a_fresh_conversion(name):
     pytest.importorskip("diplomacy")
     shipped = (VARIANTS / f"{name}.toml").read_bytes()
