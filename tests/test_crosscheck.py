@@ -114,6 +114,7 @@ def test_dipsat_agrees_with_itself_through_the_protocol():
     assert (summary.turns, summary.agreed, summary.skipped) == (30, 30, 0)
 
 
+@slow
 def test_a_wrong_adjudicator_is_caught_classified_and_shrunk(tmp_path):
     summary = check_turns(BUGGY, random_turns(4, 0, 40))
     assert summary.agreed < summary.turns

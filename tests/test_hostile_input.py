@@ -282,7 +282,8 @@ def _drawn_isthmus(folder: Path, layout: str | None) -> Path:
     return folder / "isthmus.toml"
 
 
-@pytest.mark.parametrize("kind", first_fast(BAD_LAYOUTS))
+@slow
+@pytest.mark.parametrize("kind", BAD_LAYOUTS)
 def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_loads(
     kind: str, tmp_path: Path
 ) -> None:
