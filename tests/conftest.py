@@ -8,6 +8,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -23,6 +25,29 @@ def dipsat(*args: str, stdin: str | None = None, env: dict[str, str] | None = No
         env=env,
         check=False,
     )
+
+
+# The slow tier (`python -m pytest -m slow`, run by .ci/run after the README's command): the
+# CLI through subprocesses, every case drawn, hash-seed grids, kills, concurrency, the browser,
+# long property runs. The README's `python -m pytest` leaves it out (pyproject.toml).
+slow = pytest.mark.slow
+ParameterSet = type(pytest.param())
+
+
+def first_fast(params, fast: int = 1) -> list:
+    """The parameters of a grid with the first `fast` in the fast tier and the rest in the
+    slow one. An item is a pytest.param, a tuple of a row's values when the test takes
+    several arguments, or the value of its one argument (a tuple there goes in a pytest.param)."""
+    tiered = []
+    for i, item in enumerate(params):
+        if i < fast:
+            tiered.append(item)
+        elif isinstance(item, ParameterSet):
+            tiered.append(pytest.param(*item.values, id=item.id, marks=(*item.marks, slow)))
+        else:
+            values = item if isinstance(item, tuple) else (item,)
+            tiered.append(pytest.param(*values, marks=slow))
+    return tiered
 
 
 def table(name: str) -> list[tuple[str, str]]:

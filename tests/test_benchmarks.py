@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import slow
 
 from benchmarks import contestants, run
 
@@ -41,6 +42,7 @@ def _number(cell: str) -> float:
     return float(cell.lstrip("×").split()[0])
 
 
+@slow
 def test_the_report_has_every_section(report):
     headings = re.findall(r"^## (.+)$", report, re.MULTILINE)
     assert headings[:6] == [
@@ -58,6 +60,7 @@ def test_the_report_has_every_section(report):
         assert item in report
 
 
+@slow
 def test_every_engine_is_timed_on_every_input_in_cpu_and_wall_time(report):
     rows = _table(report, "Latency per turn, the engines interleaved")
     engines = contestants.engines()
@@ -75,6 +78,7 @@ def test_every_engine_is_timed_on_every_input_in_cpu_and_wall_time(report):
     assert set(random_turns.values()) == {str(SMALL.turns)}
 
 
+@slow
 def test_the_targets_throughput_and_start_up_are_reported(report):
     targets = _table(report, "Targets")
     assert len(targets) == 7 and all(row[2] in ("met", "missed") for row in targets)
@@ -92,6 +96,7 @@ def test_the_targets_throughput_and_start_up_are_reported(report):
     assert all(_number(r[1]) > 0 and _number(r[2]) > 0 for r in startup)
 
 
+@slow
 def test_memory_stages_growth_multiverse_replay_and_search_are_reported(report):
     memory = _table(report, "Memory, each engine in a process of its own")
     assert [r[0] for r in memory] == [e for e in contestants.engines() if e != "dipsat-solver"]
@@ -109,6 +114,7 @@ def test_memory_stages_growth_multiverse_replay_and_search_are_reported(report):
     assert [r[0] for r in search] == ["influence"] + ["solve"] * len(run.SOLVED) + ["fit"] * 2
 
 
+@slow
 def test_the_dipcc_section_says_whether_it_ran(report):
     section = report.split("## Meta's dipcc\n", 1)[1]
     if contestants.dipcc_module() is None:

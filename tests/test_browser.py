@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, slow
 from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -17,6 +17,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from typer.testing import CliRunner
 
 from solver.cli import app
+
+pytestmark = slow  # a real browser
 
 CHROMIUM = Path("/usr/bin/chromium")
 F_CASES = ROOT / "cases" / "datc" / "6F.cases"

@@ -12,7 +12,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from conftest import ROOT, all_cases
+from conftest import ROOT, all_cases, first_fast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -389,7 +389,7 @@ def faults_on_the_sources(tmp_path_factory):
     return outcomes
 
 
-@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fault", first_fast(FAULTS), ids=lambda f: f.__name__)
 def test_the_checker_objects_wherever_a_fault_changes_the_outcomes(fault, monkeypatch, request):
     if compiled_modules():  # the faults replace functions of the judge's sources
         outcomes = request.getfixturevalue("faults_on_the_sources")

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA, dipsat
+from conftest import DATA, dipsat, first_fast, slow
 
 from solver.errors import CaseFormatError
 from solver.formats.cases import read_cases
@@ -25,6 +25,7 @@ def test_parse_prints_canonical_orders():
     ]
 
 
+@slow
 def test_parse_output_parses_to_the_same_orders(tmp_path):
     first = dipsat("parse", str(DATA / "datc_v3_2_orders.txt"))
     assert first.returncode == 0
@@ -35,6 +36,7 @@ def test_parse_output_parses_to_the_same_orders(tmp_path):
     assert len(first.stdout.splitlines()) == 840
 
 
+@slow
 def test_parse_reports_file_line_and_column(tmp_path):
     bad = tmp_path / "orders.txt"
     bad.write_text("A Paris - Burgundy\n\nA Munich Tyrolia\n")
@@ -47,6 +49,7 @@ def test_parse_reports_file_line_and_column(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@slow
 def test_check_json_report():
     result = dipsat("check", "cases/datc/6A.cases", "--json")
     report = json.loads(result.stdout)
@@ -60,6 +63,7 @@ def test_check_json_report():
     }
 
 
+@slow
 def test_check_fails_on_a_wrong_expectation(tmp_path):
     case = tmp_path / "wrong.cases"
     case.write_text(
@@ -94,6 +98,7 @@ def test_bad_case_files_name_file_line_and_column(tmp_path, text, message):
     assert str(caught.value).startswith(f"{case}{message}"), str(caught.value)
 
 
+@slow
 @pytest.mark.parametrize("command", ["check", "adjudicate", "explore"])
 def test_a_bad_case_file_is_one_line_on_the_command_line(tmp_path, command):
     """Every command reading a case file reports its faults as the reader does, exit
@@ -105,6 +110,7 @@ def test_a_bad_case_file_is_one_line_on_the_command_line(tmp_path, command):
     assert result.stderr == f"{case}:3:1: an army cannot stand at sea, in North Sea\n"
 
 
+@slow
 def test_a_fault_of_the_whole_file_names_the_file_alone(tmp_path):
     """No line is at fault: 'FILE: message', not 'FILE:0:1: message'."""
     missing = tmp_path / "absent.cases"
@@ -119,6 +125,7 @@ def test_a_fault_of_the_whole_file_names_the_file_alone(tmp_path):
     )
 
 
+@slow
 def test_adjudicate_explains_outcomes():
     result = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--json")
     (phase,) = json.loads(result.stdout)["phases"]
@@ -134,6 +141,7 @@ def test_adjudicate_explains_outcomes():
     assert bounce["phases"][0]["orders"][0]["reason"] == "bounced by A Venice"
 
 
+@slow
 def test_adjudicate_shows_every_phase_and_the_multiverse_board_by_board():
     retreats = json.loads(
         dipsat("adjudicate", "cases/datc/6H.cases", "--case", "6.H.5", "--json").stdout
@@ -149,6 +157,7 @@ def test_adjudicate_shows_every_phase_and_the_multiverse_board_by_board():
     assert "retreating: Austria: A Tyrolia" in result.stdout
 
 
+@slow
 def test_output_is_byte_identical_across_processes_and_hash_seeds():
     outputs = set()
     for seed in ("0", "1", "12345"):
@@ -162,6 +171,7 @@ def test_output_is_byte_identical_across_processes_and_hash_seeds():
     assert len(outputs) == 2
 
 
+@slow
 def test_check_compares_the_expected_position(tmp_path):
     case = tmp_path / "after.cases"
     case.write_text(
@@ -175,6 +185,7 @@ def test_check_compares_the_expected_position(tmp_path):
     ]
 
 
+@slow
 def test_a_game_on_a_variant_from_the_shell(tmp_path):
     """`game new --variant ancmed`, orders and a whole year, then the picture: the
     game stays on ancmed (its provinces, its first year) and every step succeeds."""
@@ -201,6 +212,7 @@ def test_a_game_on_a_variant_from_the_shell(tmp_path):
     assert 'data-province="sic"' in svg and 'data-province="cyr"' in svg
 
 
+@slow
 def test_a_variant_that_is_not_known_is_named_with_the_known_ones():
     result = dipsat("check", "cases/variants/isthmus.cases", "--variant", "atlantis")
     assert result.returncode == 2
@@ -209,6 +221,7 @@ def test_a_variant_that_is_not_known_is_named_with_the_known_ones():
     )
 
 
+@slow
 def test_check_says_what_a_case_file_gets_wrong_once(tmp_path):
     """A failure of a standard case is printed once (not again for the multiverse engine);
     a case that expects nothing fails instead of passing whatever comes out; a case id
@@ -231,6 +244,7 @@ def test_check_says_what_a_case_file_gets_wrong_once(tmp_path):
     assert shown.stderr == f"case X.1 is defined twice: {once}:1 and {twice}:1\n"
 
 
+@slow
 def test_adjudicate_shows_what_the_case_expected_and_refuses_orders_for_another_phase(tmp_path):
     case = tmp_path / "c.cases"
     case.write_text(
@@ -250,6 +264,7 @@ def test_adjudicate_shows_what_the_case_expected_and_refuses_orders_for_another_
     assert data["expectations"] == {"stated": 1, "met": 0}
 
 
+@slow
 def test_commands_on_one_case_find_it_in_a_folder_and_pages_say_where_they_went(tmp_path):
     found = dipsat("explore", "cases/", "--case", "6.F.14")
     assert found.returncode == 0 and "France: A Brest - London" in found.stdout
@@ -264,6 +279,7 @@ def test_commands_on_one_case_find_it_in_a_folder_and_pages_say_where_they_went(
     assert "decide differently (under 2025 → under 1982)" in shown.stdout
 
 
+@slow
 def test_game_show_says_who_builds_and_who_disbands_in_a_winter(tmp_path):
     game = str(tmp_path / "g.json")
     assert dipsat("game", "new", game).returncode == 0
@@ -289,6 +305,7 @@ def test_the_case_reader_is_lenient_where_nothing_can_be_misread(tmp_path):
     assert a.blocks == b.blocks and a.position == b.position
 
 
+@slow
 def test_time_limit_on_the_command_line_is_an_error_when_it_runs_out():
     slow = dipsat("adjudicate", "cases/datc/6F.cases", "--case", "6.F.14", "--time-limit", "1e-9")
     assert slow.returncode == 2
@@ -310,6 +327,7 @@ def test_time_limit_on_the_command_line_is_an_error_when_it_runs_out():
         assert result.stderr.startswith("--time-limit: expected a finite number of seconds above 0")
 
 
+@slow
 @pytest.mark.parametrize(
     ("step", "message"),
     [
@@ -328,6 +346,7 @@ def test_odd_step_values_are_refused_with_a_message(tmp_path, step, message):
     assert result.stderr == f"cases/datc/6A.cases: {message}\n"
 
 
+@slow
 def test_an_empty_case_file_and_a_byte_order_mark(tmp_path):
     empty = tmp_path / "empty.cases"
     empty.write_text("")
@@ -342,6 +361,7 @@ def test_an_empty_case_file_and_a_byte_order_mark(tmp_path):
     assert dipsat("check", str(marked)).returncode == 0
 
 
+@slow
 def test_one_order_given_twice_is_illegal_the_second_time_in_every_command(tmp_path):
     """check used to crash in its multiverse pass on a repeated order (issue 20)."""
     twice = tmp_path / "twice.cases"
@@ -399,7 +419,7 @@ def _help_pages() -> list[list[str]]:
     return list(walk(get_command(app), []))
 
 
-@pytest.mark.parametrize("width", [80, 60, 120])
+@pytest.mark.parametrize("width", first_fast([80, 60, 120]))
 def test_help_breaks_lines_only_where_the_terminal_ends(monkeypatch, width):
     """Issue 29: `dipsat game --help` broke each command's summary where its docstring's
     source line ended ("save it to FILE (never over a" / "file that exists)."), and the
@@ -418,6 +438,7 @@ def test_help_breaks_lines_only_where_the_terminal_ends(monkeypatch, width):
         assert _odd_breaks(result.output, width) == [], path
 
 
+@slow
 def test_help_piped_reads_as_sentences():
     """Piped (no terminal, 80 columns), each summary of `dipsat game --help` reads whole."""
     result = dipsat("game", "--help", env={**os.environ, "COLUMNS": "80"})

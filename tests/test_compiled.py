@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, all_cases
+from conftest import ROOT, all_cases, slow
 
 import solver.judge.movement  # noqa: F401 (the judge loaded, compiled or not)
 from solver.compiled import StaleBuildError, stale_reason
@@ -69,6 +69,7 @@ def _turns() -> list[tuple]:
     return turns
 
 
+@slow
 def test_each_object_of_the_judge_shows_the_collector_each_reference_once():
     """A class mypyc compiles must report what it holds once: counted twice, an object held
     from outside looks unreachable to the garbage collector, which empties it (mypyc 2.4

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from conftest import DATA, dipsat
+from conftest import DATA, dipsat, first_fast, slow
 
 from solver.crosschecking.campaign import campaign, check_turns, write_cases
 from solver.crosschecking.disagreements import classify, differences
@@ -114,6 +114,7 @@ def test_dipsat_agrees_with_itself_through_the_protocol():
     assert (summary.turns, summary.agreed, summary.skipped) == (30, 30, 0)
 
 
+@slow
 def test_a_wrong_adjudicator_is_caught_classified_and_shrunk(tmp_path):
     summary = check_turns(BUGGY, random_turns(4, 0, 40))
     assert summary.agreed < summary.turns
@@ -124,6 +125,7 @@ def test_a_wrong_adjudicator_is_caught_classified_and_shrunk(tmp_path):
     assert run_case(case).passed  # the case holds dipsat's own resolution
 
 
+@slow
 def test_board_and_label_disagreements_are_told_apart_and_set_the_exit_status(tmp_path):
     """A label-only difference leaves exit status 0; one on the board makes it 1, and its
     minimal case keeps the board difference (a shrink to a mere label would hide it)."""
@@ -153,6 +155,7 @@ def test_board_and_label_disagreements_are_told_apart_and_set_the_exit_status(tm
     assert kept and all("dislodged" in p.read_text() for p in kept)
 
 
+@slow
 def test_crosscheck_adjudicates_under_the_rule_book_it_is_given():
     """dipsat served behind the protocol plays 2025: under --rules 1971 our side differs."""
     same = json.loads(dipsat("crosscheck", "--against", SELF, "--turns", "60", "--json").stdout)
@@ -209,7 +212,7 @@ KNOTTY = [
 convoyed army once made the class name another decision than the fault's."""
 
 
-@pytest.mark.parametrize("fault", sorted(ROOT_OF))
+@pytest.mark.parametrize("fault", first_fast(sorted(ROOT_OF)))
 def test_each_injected_fault_is_named_by_its_root(fault):
     """Both moves of a head-to-head fail, a support is never cut, an attacked fleet cannot
     convoy, a unit may retreat to where its attacker came from: each fault is named by the
@@ -261,6 +264,7 @@ def test_powers_are_compared_by_who_they_are_not_by_their_spelling(tmp_path):
     assert (summary.turns, summary.agreed) == (8, 8), dict(summary.classes)
 
 
+@slow
 def test_a_campaign_runs_on_a_dask_cluster():
     summary = campaign(SELF, turns=24, seed=9, dask="local", chunk=8)
     assert (summary.turns, summary.agreed) == (24, 24)
@@ -281,6 +285,7 @@ def test_requests_and_replies_follow_the_published_schema():
         validator.validate({"id": "x", "results": {"Paris": True}, "units": {}})
 
 
+@slow
 def test_the_time_limit_reaches_every_worker_and_running_out_is_an_error():
     """Turn s36-0 needs the solver: with --time-limit 1e-9 dipsat's side is an error in
     every worker (never a guess), and a run where nothing was compared exits 2."""

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import dipsat
+from conftest import dipsat, slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -181,6 +181,7 @@ def test_a_command_that_cannot_be_run_is_a_usage_error_before_any_turn(
     assert (result.exit_code, result.stderr, result.stdout) == (2, f"--against: {message}\n", "")
 
 
+@slow
 def test_a_program_the_system_cannot_execute_stops_the_run_at_its_first_turn(
     tmp_path: Path,
 ) -> None:
@@ -195,6 +196,7 @@ def test_a_program_the_system_cannot_execute_stops_the_run_at_its_first_turn(
     assert (result.returncode, result.stderr) == (2, f"cannot start {judge}: Exec format error\n")
 
 
+@slow
 def test_a_run_where_every_request_failed_is_an_error(tmp_path: Path) -> None:
     command = program(tmp_path, "sys.stderr.write('no licence\\n')\nsys.exit(1)\n")
     result = dipsat("crosscheck", "--against", " ".join(command), "--turns", "2", "--json")
@@ -205,6 +207,7 @@ def test_a_run_where_every_request_failed_is_an_error(tmp_path: Path) -> None:
     assert summary["errors"][0].endswith("exited (1); stderr: no licence")
 
 
+@slow
 def test_the_start_up_allowance_is_an_option_and_bounds_a_program_that_never_answers(
     tmp_path: Path,
 ) -> None:
@@ -244,6 +247,7 @@ for line in sys.stdin:
 """
 
 
+@slow
 def test_ctrl_c_keeps_the_turns_compared_writes_their_cases_and_exits_130(
     tmp_path: Path,
 ) -> None:
@@ -264,6 +268,7 @@ def test_ctrl_c_keeps_the_turns_compared_writes_their_cases_and_exits_130(
     assert all(gone(int(pid)) for pid in pids.read_text().split())
 
 
+@slow
 def test_ctrl_c_with_worker_processes_stops_them_and_their_programs(tmp_path: Path) -> None:
     """Workers ignore Ctrl-C; the command terminates them, each stopping its program, and
     reports the chunks finished (none here), interrupted, without a traceback."""

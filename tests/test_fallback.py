@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 import pytest
-from conftest import all_cases, fuzz_examples
+from conftest import all_cases, fuzz_examples, slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +82,7 @@ def dependency_reads(draw):
     return {d: sorted(set(draw(st.lists(st.sampled_from(decisions), max_size=3)))) for d in order}
 
 
+@slow
 @settings(max_examples=fuzz_examples(400), deadline=None)
 @given(dependency_reads())
 def test_the_cores_come_in_the_order_networkx_finds_them(reads):
@@ -116,6 +117,7 @@ print(sub_cores({"move a", "move b", "move c", "move d"}, reads, order))
 """
 
 
+@slow
 def test_the_cores_a_backup_rule_leaves_come_in_decision_order_whatever_the_hash_seed():
     """Issue: the cores left of a core after its backup rule were looked for on a graph of
     the decisions left, in set order, which changes with PYTHONHASHSEED for text. They are

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dipsat, fuzz_examples
+from conftest import dipsat, fuzz_examples, slow
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -144,6 +144,7 @@ def test_any_bytes_give_a_value_or_a_documented_error(
         assert str(path) in str(error), str(error)
 
 
+@slow
 @pytest.mark.parametrize(
     "command",
     [

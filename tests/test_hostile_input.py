@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT, dipsat
+from conftest import DATA, ROOT, dipsat, first_fast, slow
 
 import solver
 from solver.errors import CaseFormatError, DipsatError, OrderSyntaxError, SaveFileError
@@ -52,6 +52,7 @@ def test_any_value_is_shown_shortly_even_where_repr_raises() -> None:
     assert len(files.shown(list(range(100_000)), 60)) <= 60
 
 
+@slow
 def test_a_case_id_of_thousands_of_digits_is_an_id_like_any_other(tmp_path: Path) -> None:
     """Sections are sorted by number: a number of 5,000 digits was converted to int."""
     path = tmp_path / "huge.cases"
@@ -97,6 +98,7 @@ def test_an_order_names_a_board_of_few_enough_digits() -> None:
         world.read("A a-Munich@0 - a-Ruhr@9999999999")
 
 
+@slow
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -204,7 +206,7 @@ READ = {
 }
 
 
-@pytest.mark.parametrize("shape", LONG_LINES)
+@pytest.mark.parametrize("shape", first_fast(LONG_LINES))
 def test_a_line_of_megabytes_is_read_in_linear_time(shape: str, tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
@@ -280,6 +282,7 @@ def _drawn_isthmus(folder: Path, layout: str | None) -> Path:
     return folder / "isthmus.toml"
 
 
+@slow
 @pytest.mark.parametrize("kind", BAD_LAYOUTS)
 def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_loads(
     kind: str, tmp_path: Path
@@ -312,6 +315,7 @@ def test_a_drawing_that_is_no_layout_of_the_board_is_refused_when_the_board_load
         assert "Traceback" not in done.stderr and "is no layout" in done.stderr, done.stderr
 
 
+@slow
 def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
     from topology import layout_of, load_board
 
@@ -326,6 +330,7 @@ def test_a_drawing_that_fits_the_board_is_used(tmp_path: Path) -> None:
 CODES = ROOT / "cases/variants/digit_codes.toml"  # codes ab1, p0, a, x2, col, wam
 
 
+@slow
 def test_a_game_on_a_board_of_codes_with_digits_plays_through(tmp_path: Path) -> None:
     """`game new` wrote such a game, and nothing could load it: "expected a unit such as
     'A PAR', found 'F AB1'"."""
@@ -369,6 +374,7 @@ def test_a_recorded_game_on_such_a_board_is_read() -> None:
     assert str(recorded.orders[0].order) == "A a - ab1"
 
 
+@slow
 def test_a_cross_check_on_such_a_board_agrees_with_itself() -> None:
     result = dipsat("crosscheck", "--against", "dipsat", "--variant", str(CODES), "--turns", "20")
     assert result.returncode == 0, result.stderr
@@ -414,6 +420,7 @@ AMBIGUOUS = {
 }
 
 
+@slow
 @pytest.mark.parametrize("kind", AMBIGUOUS)
 def test_an_ambiguous_board_is_refused_at_the_line_that_says_so(kind: str, tmp_path: Path) -> None:
     """Each was loaded without complaint: the orders naming the place were then refused,
@@ -447,6 +454,7 @@ def test_every_shipped_board_and_milas_maps_still_load() -> None:
 LONG_NAME = "a" * 5000  # longer than any file name the system can look up
 
 
+@slow
 def test_a_name_too_long_to_look_up_is_no_file_of_that_name() -> None:
     """Path.exists and Path.is_file raise OSError for such a name (Python 3.11)."""
     with pytest.raises(MapDataError, match="unknown variant"):

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import DATA, under_hash_seeds
+from conftest import DATA, first_fast, slow, under_hash_seeds
 
 from solver.render.board_drawing import Scene, board_svg
 from solver.render.style import OTHER_COLOUR, colour, power_colours, token
@@ -183,6 +183,7 @@ for path in sys.argv[1:] or {paths!r}:
 """
 
 
+@slow
 def test_a_generated_layout_is_the_same_in_every_process(tmp_path):
     grid = tmp_path / "grid.toml"
     grid.write_text(grid_text(*GRID), encoding="utf-8")
@@ -198,7 +199,7 @@ def test_a_generated_layout_is_the_same_in_every_process(tmp_path):
     assert runs[0].decode() == here
 
 
-@pytest.mark.parametrize("name", GENERATED)
+@pytest.mark.parametrize("name", first_fast(GENERATED))
 def test_every_place_of_a_generated_layout_has_a_point_inside_the_page(name):
     board = board_named(name)
     layout = generated_layout(board)
@@ -306,7 +307,7 @@ def crowded(board: Board) -> Position:
     return Position(phase, tuple(units), centres, tuple(dislodged), board=board)
 
 
-@pytest.mark.parametrize("name", GENERATED)
+@pytest.mark.parametrize("name", first_fast(GENERATED))
 @pytest.mark.parametrize("scene", ["opening", "crowded"])
 def test_what_one_place_draws_never_touches_what_another_draws(name, scene):
     board = board_named(name)

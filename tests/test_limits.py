@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import dipsat
+from conftest import dipsat, slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +56,7 @@ def test_a_solver_out_of_time_is_an_error_not_a_guess() -> None:
     assert adjudicate(case.position, orders).cores  # with time, it is settled
 
 
+@slow
 def test_a_solver_out_of_time_is_no_bad_value_and_never_an_outcome() -> None:
     """Issue 29: `SolverTimeout` was a `ValueError` through `DipsatError`, so what treats
     bad input one way took a time-out for it: `rulebooks influence` listed "error: the

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import pytest
-from conftest import DATA, ROOT, dipsat, under_hash_seeds
+from conftest import DATA, ROOT, dipsat, first_fast, slow, under_hash_seeds
 
 from topology import Board, BuildSites, Location, MapDataError, load_board, standard
 from topology.loader import board_from_text
@@ -113,7 +113,7 @@ def test_the_installed_package_has_the_maps_converted_here():
     assert list(mila_map_names()) == MAPS
 
 
-@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_conversion_loads_and_every_border_agrees_with_milas_engine(name):
     m, b = mila(name), board(name)
     assert b.name == name
@@ -121,7 +121,7 @@ def test_the_conversion_loads_and_every_border_agrees_with_milas_engine(name):
     assert disagreements(m, b) == []
 
 
-@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_centres_powers_homes_and_units_agree_with_milas_engine(name):
     m, b = mila(name), board(name)
     assert b.centres == {c.lower() for c in m.scs}
@@ -134,7 +134,7 @@ def test_centres_powers_homes_and_units_agree_with_milas_engine(name):
         assert b.lookup_power(m.own_word[key]) == power
 
 
-@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_solo_count_first_year_and_build_rule_agree_with_milas_engine(name):
     m, b = mila(name), board(name)
     victory = m.victory[0] if m.victory else len(m.scs) // 2 + 1  # as diplomacy's Game
@@ -143,7 +143,7 @@ def test_the_solo_count_first_year_and_build_rule_agree_with_milas_engine(name):
     assert (b.builds is BuildSites.ANYWHERE) == ("BUILD_ANY" in m.rules)
 
 
-@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_every_name_of_a_province_finds_it(name):
     m, b = mila(name), board(name)
     for full_name, code in m.loc_name.items():
@@ -155,7 +155,7 @@ def test_every_name_of_a_province_finds_it(name):
             assert b.lookup(alias) == code
 
 
-@pytest.mark.parametrize("name", MAPS)
+@pytest.mark.parametrize("name", first_fast(MAPS, 2))
 def test_the_shipped_variant_is_a_fresh_conversion(name):
     pytest.importorskip("diplomacy")
     shipped = (VARIANTS / f"{name}.toml").read_bytes()
@@ -167,6 +167,7 @@ def test_every_shipped_variant_is_one_of_the_maps():
     assert sorted(p.stem for p in VARIANTS.glob("*.toml")) == MAPS
 
 
+@slow
 def test_the_conversion_is_the_same_bytes_every_time_and_in_every_process():
     script = (
         "import hashlib\nfrom topology.milamap import mila_map_text\n"
@@ -316,6 +317,7 @@ def test_a_map_file_converts_without_the_diplomacy_package():
 # -- the command line and the documentation ---------------------------------------------
 
 
+@slow
 def test_variant_import_writes_the_conversion(tmp_path):
     out = tmp_path / "islands.toml"
     done = dipsat("variant", "import", str(HAND_WRITTEN / "islands_variant.map"), "--out", str(out))
@@ -329,6 +331,7 @@ def test_variant_import_writes_the_conversion(tmp_path):
     )
 
 
+@slow
 def test_variant_import_reports_file_and_line_and_exits_1(tmp_path):
     bad = tmp_path / "bad.map"
     bad.write_text("NORTH (NORTHERN) AAA\nA AAA BBB\n", encoding="utf-8")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, first_fast, slow
 from typer.testing import CliRunner
 
 from solver.checker.check import check_resolution
@@ -275,14 +275,16 @@ def invoke(*args):
 
 @pytest.mark.parametrize(
     "args",
-    [
-        ["check", F_CASES],
-        ["check", F_CASES, "--json"],
-        ["explore", F_CASES, "--case", "6.F.14"],
-        ["explore", F_CASES, "--case", "6.F.14", "--json", "--rules", "2000"],
-        ["compare-rules", "2025", "1982", F_CASES],
-        ["compare-rules", "2025", "1982", F_CASES, "--json"],
-    ],
+    first_fast(
+        [
+            ["check", F_CASES],
+            ["check", F_CASES, "--json"],
+            ["explore", F_CASES, "--case", "6.F.14"],
+            ["explore", F_CASES, "--case", "6.F.14", "--json", "--rules", "2000"],
+            ["compare-rules", "2025", "1982", F_CASES],
+            ["compare-rules", "2025", "1982", F_CASES, "--json"],
+        ],
+    ),
     ids=["check", "check-json", "explore", "explore-json", "compare", "compare-json"],
 )
 def test_html_is_written_besides_the_usual_output(tmp_path, args):
@@ -321,6 +323,7 @@ def test_html_errors_are_one_line(tmp_path, args, message):
     assert not (tmp_path / "missing").exists()
 
 
+@slow
 def test_explore_page_same_bytes_under_any_hash_seed(tmp_path):
     """Set order must not leak into the page: two interpreters with different hash seeds."""
     pages = []

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import first_fast
 
 from solver.crosschecking.generate import random_turn
 from solver.formats.cases import case_files, read_cases
@@ -30,13 +32,16 @@ def _turns():
         yield random_turn(f"propagate-{i}", units=(20, 34))
 
 
-TURNS = list(_turns())
+@cache
+def turns() -> list:
+    """The turns, made once per process when a test first needs them (not at collection)."""
+    return list(_turns())
 
 
-@pytest.mark.parametrize("book", sorted(RULE_BOOKS))
+@pytest.mark.parametrize("book", first_fast(sorted(RULE_BOOKS)))
 def test_propagation_gives_the_solver_path_answers(book: str) -> None:
     settled_alone = 0
-    for position, orders in TURNS:
+    for position, orders in turns():
         structure = judge(position, orders, RULE_BOOKS[book]).structure
         fast, slow = settle(structure, FAST), settle(structure, SLOW)
         assert fast.values == slow.values and list(fast.values) == list(slow.values)
@@ -44,14 +49,14 @@ def test_propagation_gives_the_solver_path_answers(book: str) -> None:
         known, _ = propagate(structure, {})
         settled_alone += len(known) == len(structure.decisions)
     # propagation does most of the work, and paradoxes still reach the solver
-    assert len(TURNS) // 2 < settled_alone < len(TURNS)
+    assert len(turns()) // 2 < settled_alone < len(turns())
 
 
-@pytest.mark.parametrize("book", sorted(RULE_BOOKS))
+@pytest.mark.parametrize("book", first_fast(sorted(RULE_BOOKS)))
 def test_propagation_records_the_reads_build_records(book: str) -> None:
     """Propagation puts what it finds to use at once, but for the kinds whose values change
     what an equation reads: the dependencies it reports are the model's all the same."""
-    for position, orders in TURNS:
+    for position, orders in turns():
         structure = judge(position, orders, RULE_BOOKS[book]).structure
         assert propagate(structure, {})[1] == build(structure).depends
 

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from conftest import ROOT, fuzz_examples, under_hash_seeds
+from conftest import ROOT, fuzz_examples, slow, under_hash_seeds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -221,6 +221,7 @@ print(json.dumps(data, indent=2))
 """
 
 
+@slow
 def test_output_does_not_depend_on_the_hash_seed():
     """What `dipsat adjudicate --json` prints (explain, as JSON) for 20 random turns."""
     runs = under_hash_seeds(_RENDER, "0", "12345")
@@ -320,6 +321,7 @@ def test_case_reader_raises_only_documented_errors_on_any_text(tmp_path, text):
     _read_or_documented_error(tmp_path / "fuzz.cases", text)
 
 
+@slow
 @_FUZZ
 @given(
     st.sampled_from(sorted(_CASE_LINES)),

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import fields, replace
 from unittest.mock import patch
 
-from conftest import under_hash_seeds
+from conftest import slow, under_hash_seeds
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -258,6 +258,7 @@ def _moved_heads(result: MultiverseStep) -> list[tuple[int, int]]:
 
 
 # -- 1. no exception, one outcome per order, in order ------------------------------------------
+@slow
 @settings(max_examples=30, deadline=None)
 @given(scenarios)
 def test_every_rule_book_steps_random_multiverses(scenario):
@@ -419,6 +420,7 @@ def test_units_are_conserved_across_boards(scenario, book):
                 assert (u.type, u.power) in known, f"{label}: {u} in fork {fork}"
 
 
+@slow
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_a_retreat_pause_moves_only_the_waiting_units(scenario, book):
@@ -501,6 +503,7 @@ def _powers(result: MultiverseStep, moves) -> list[str]:
 
 
 # -- 3. the independent checker accepts the joint turn ----------------------------------------
+@slow
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_checker_accepts_the_joint_turn(scenario, book):
@@ -558,6 +561,7 @@ print(json.dumps(data))
 """
 
 
+@slow
 def test_multiverse_output_does_not_depend_on_the_hash_seed():
     runs = under_hash_seeds(_RENDER, "0", "4242")
     data = json.loads(runs[0])
@@ -567,6 +571,7 @@ def test_multiverse_output_does_not_depend_on_the_hash_seed():
 
 
 # -- 5. a step leaves past boards alone and adds only next heads and forks ---------------------
+@slow
 @settings(max_examples=100, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_untouched_boards_are_unchanged(scenario, book):
@@ -626,6 +631,7 @@ def _resolved(result: MultiverseStep) -> list | None:
     ]
 
 
+@slow
 @settings(max_examples=60, deadline=None)
 @given(scenarios, st.sampled_from(STEPPING))
 def test_groups_of_boards_settle_as_the_whole_joint_turn(scenario, book):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, slow
 
 
 def readme_commands() -> list[str]:
@@ -33,6 +33,7 @@ def readme_examples() -> list[str]:
     return [re.sub(r"\s*\[[^\]]*\]", "", line) for line in lines if line]
 
 
+@slow
 def test_every_command_of_the_readme_runs_from_a_fresh_clone(tmp_path):
     """Each line, run in a folder holding only links to the clone's cases/, docs/ and
     tests/, as a new user would type it. Cross-checks run 20 turns instead of thousands,

@@ -12,7 +12,7 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from conftest import ROOT, all_cases, played, under_hash_seeds
+from conftest import ROOT, all_cases, played, slow, under_hash_seeds
 from typer.testing import CliRunner
 
 from solver.cli import app
@@ -81,6 +81,7 @@ def check_scenes(problems_of) -> None:
     assert not problems, "\n".join(problems[:10])
 
 
+@slow
 def test_every_standard_case_is_drawn():
     assert len({label.split()[0] for label, _, _ in scenes()}) >= 176
 
@@ -125,6 +126,7 @@ def map_problems(scene, root):
         yield f"split coasts drawn: {dict(coasts)}"
 
 
+@slow
 def test_the_map_has_every_province_coast_and_centre_once():
     check_scenes(map_problems)
 
@@ -171,10 +173,12 @@ def unit_problems(scene, root):
             yield f"unit {place}: destroyed class {'destroyed' in classes(g)}"
 
 
+@slow
 def test_every_unit_is_drawn_once_in_its_powers_class():
     check_scenes(unit_problems)
 
 
+@slow
 def test_the_picture_is_cropped_around_the_units_and_orders():
     def problems(scene, root):
         layout = layout_of(scene.position.map)
@@ -226,6 +230,7 @@ def order_problems(scene, root):
         yield f"orders drawn {sorted(drawn - expected)}, missing {sorted(expected - drawn)}"
 
 
+@slow
 def test_every_order_is_drawn_with_the_class_of_its_outcome():
     check_scenes(order_problems)
     results = {r for _, scene, _ in scenes() for r in (o.result for o in scene.outcomes)}
@@ -248,11 +253,13 @@ def retreat_problems(scene, root):
             yield f"{given}: dislodged but not retreating"
 
 
+@slow
 def test_dislodged_units_are_drawn_with_their_retreat_options():
     check_scenes(retreat_problems)
     assert sum(len(scene.retreating) for _, scene, _ in scenes()) > 50
 
 
+@slow
 def test_a_unit_waiting_to_retreat_has_the_red_edge_of_a_dislodged_one():
     waiting = [
         g
@@ -286,6 +293,7 @@ for name in ("6F", "6H"):
 """
 
 
+@slow
 def test_pictures_do_not_depend_on_the_hash_seed():
     first, second = under_hash_seeds(_DRAW, "0", "9876")
     assert first.count(b"<svg ") > 100
@@ -397,6 +405,7 @@ def test_render_reports_bad_input_in_one_line(tmp_path, args, named, says):
     assert not (folder / "out.svg").exists()
 
 
+@slow
 def test_render_draws_every_phase_of_a_recorded_game(tmp_path):
     """A real game in the MILA format, phase by phase: each phase's orders drawn with the
     outcome our adjudication gives them; retreat phases rebuilt as `dipsat replay` does."""

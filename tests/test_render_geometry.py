@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, slow
 
 import solver
 from solver.exploring.scenes import case_scenes
@@ -367,6 +367,7 @@ def problems_of(svg: str) -> list[str]:
     return covered(root) + cut(root)
 
 
+@slow
 def test_every_datc_case_is_drawn_with_labels_and_letters_clear_and_no_province_cut():
     scenes = datc_scenes()
     assert len({label.split()[0] for label, _ in scenes}) == 176

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
-from conftest import all_cases, under_hash_seeds
+from conftest import all_cases, first_fast, slow, under_hash_seeds
 
 from solver.exploring.scenes import case_steps, case_svg
 from solver.formats.rulebooks import rule_book
@@ -47,7 +47,7 @@ def test_there_are_multiverse_cases():
     assert len(MULTIVERSE) >= 20
 
 
-@pytest.mark.parametrize("case", MULTIVERSE, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", first_fast(MULTIVERSE, 3), ids=lambda c: c.id)
 def test_every_step_is_drawn(case):
     rules = rule_book(case.edition)
     for done in case_steps(case, rules):
@@ -94,6 +94,7 @@ def test_orders_across_boards_are_drawn_between_them():
     assert len(new) == 2  # a@2 and the fork b@1
 
 
+@slow
 def test_a_fork_label_is_not_crossed_by_its_curve():
     """The label's box (12 italic, at most 0.65 em a letter, from its baseline up 0.76 em
     and down 0.25) keeps clear of every point of the dashed curve, 3 wide."""
@@ -118,6 +119,7 @@ def test_a_fork_label_is_not_crossed_by_its_curve():
     assert forks >= 10
 
 
+@slow
 def test_the_grid_is_the_same_under_any_hash_seed():
     script = (
         "from conftest import all_cases\n"

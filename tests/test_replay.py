@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import DATA, dipsat
+from conftest import DATA, dipsat, slow
 
 from solver.crosschecking.replay import explaining, replay
 from solver.formats.mila import read_game
@@ -94,6 +94,7 @@ def test_a_retreat_phase_we_cannot_rebuild_says_why(tmp_path):
 ROME = DATA / "replay" / "godip-rome-standoff.json"
 
 
+@slow
 def test_a_record_the_site_adjudicated_otherwise_is_a_mismatch_and_the_replay_goes_on():
     """The site let France into Rome, where the 2025 rules leave a standoff (the supported
     F Naples - Rome is dislodged but still bounces A Tuscany).  The retreat phase after it
@@ -217,6 +218,7 @@ def test_reading_keeps_starred_units_and_their_options():
     assert "RUSSIA: F SWE" not in retreat.snapshot.units
 
 
+@slow
 def test_cli_json_report_and_exit_status(tmp_path):
     result = dipsat("replay", "--rules", "webdiplomacy", "--json", str(FIRST))
     assert result.returncode == 0, result.stderr
@@ -297,6 +299,7 @@ def test_a_retreat_phase_mila_skips_is_played_through(tmp_path):
     assert (report.transitions, report.matched) == (1, 1), [m.as_json() for m in report.mismatches]
 
 
+@slow
 def test_a_replay_whose_mismatches_are_one_policy_names_the_rule_books_that_explain_them():
     """The ten real games under 2025: seven adjustment phases differ, all civil disorder
     (webDiplomacy counts from home centres); the hint names the rule books under which
@@ -318,6 +321,7 @@ def _mila_bugs() -> set[str]:
     return {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
 
 
+@slow
 def test_random_games_mila_wrote_replay_under_mila_every_difference_a_named_bug():
     """Games MILA's engine played and saved itself (tests/data/games/mila/generate.py, with
     "via convoy", convoys, retreats and civil disorder): under --rules mila each transition
@@ -339,6 +343,7 @@ def test_random_games_mila_wrote_replay_under_mila_every_difference_a_named_bug(
     assert report.mismatched * 5 < replay(files, DATC_2025).mismatched
 
 
+@slow
 def test_a_replay_spread_over_processes_or_dask_reports_the_same():
     """--workers and --dask split the files; the report, its games in the order given, is
     the one a single process makes."""
@@ -352,6 +357,7 @@ def test_a_replay_spread_over_processes_or_dask_reports_the_same():
     assert refused.returncode == 2 and "--workers" in refused.stderr
 
 
+@slow
 def test_the_time_limit_reaches_every_worker_and_running_out_is_an_error():
     """--time-limit is given to each worker's job (a context variable set here would not
     reach another process): S1903M of standard-22 needs the solver, and with no time it is

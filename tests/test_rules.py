@@ -10,7 +10,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from conftest import DATA, ROOT, all_cases, dipsat, table
+from conftest import DATA, ROOT, all_cases, dipsat, first_fast, slow, table
 
 from solver.errors import DipsatError
 from solver.exploring.conformance import run_case
@@ -31,7 +31,9 @@ DATC = [c for c in all_cases() if c.id.startswith("6.")]
 BY_ID = {c.id: c for c in DATC}
 
 
-@pytest.mark.parametrize("edition", [e for e in [*EDITIONS, "godip", "mila"] if e != "2025"])
+@pytest.mark.parametrize(
+    "edition", first_fast([e for e in [*EDITIONS, "godip", "mila"] if e != "2025"], 2)
+)
 def test_every_datc_case_passes_under_every_edition(edition):
     """Each edition, and each engine's preset, with the overrides the cases give it."""
     failures = [f for case in DATC for f in run_case(case, RULE_BOOKS[edition]).failures]
@@ -106,7 +108,7 @@ def _switched(first: RuleBook, second: RuleBook, policies) -> RuleBook:
     return replace(first, **{p: getattr(second, p) for p in policies})
 
 
-@pytest.mark.parametrize("other", ["1971", "1982", "dptg", "mila", "O"])
+@pytest.mark.parametrize("other", first_fast(["1971", "1982", "dptg", "mila", "O"], 2))
 def test_compare_rules_names_the_fewest_policies_that_turn_one_outcome_into_the_other(other):
     """Checked by brute force, without the tracing search: under 2025 with the policies
     found switched to the other rule book's values, every outcome of the case (and each
@@ -133,6 +135,7 @@ def test_compare_rules_names_the_fewest_policies_that_turn_one_outcome_into_the_
             assert played(case, book).get((o.phase, o.what)) == o.second, (d.id, o.what)
 
 
+@slow
 def test_compare_rules_writes_a_block_per_case_unwrapped_when_piped():
     """Through a pipe, as a script reads it: each case, why it differs, each phase once,
     then each outcome that differs on a line of its own, however long; JSON says the same."""
@@ -242,6 +245,7 @@ def test_rule_book_takes_a_rule_book_a_name_or_a_file():
         rule_book(str(DATA / "rulebooks" / "4A2-1982.toml"), files=False)
 
 
+@slow
 def test_explore_and_compare_rules_from_the_command_line():
 
     result = dipsat("explore", "cases/datc/6F.cases", "--case", "6.F.27", "--json")

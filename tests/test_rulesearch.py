@@ -10,9 +10,10 @@ import json
 import random
 import tomllib
 import zlib
+from functools import cache
 
 import pytest
-from conftest import ROOT, all_cases
+from conftest import ROOT, all_cases, first_fast, slow
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -54,7 +55,7 @@ def disagreements(run, books, base=DATC_2025) -> list[str]:
     return [b.name for b in books if tree.leaf(b).result != run(b)]
 
 
-@pytest.mark.parametrize("case_id", [c.id for c in STANDARD] + MULTIVERSE)
+@pytest.mark.parametrize("case_id", first_fast(MULTIVERSE + [c.id for c in STANDARD], 12))
 def test_the_search_agrees_with_adjudicating_under_each_rule_book(case_id):
     """The adjudicator reads a policy wherever the policy decides something: the leaf a
     rule book falls in is what adjudicating the case under that rule book gives."""
@@ -115,7 +116,7 @@ CONVOY_POLICIES = [
 ]
 
 
-@pytest.mark.parametrize("case_id", ["6.F.17", "6.F.19", "6.G.8", "6.G.11"])
+@pytest.mark.parametrize("case_id", first_fast(["6.F.17", "6.F.19", "6.G.8", "6.G.11"]))
 def test_the_search_agrees_with_blind_enumeration(case_id):
     """The unoptimised reference: every combination of the six convoy policies, adjudicated
     one by one, against the search's leaves."""
@@ -146,10 +147,13 @@ def test_a_description_covers_exactly_the_rule_books_described(rows):
 
 
 def cases_decided(policies: list[str]) -> set[str]:
-    return {i.case for i in DATC_INFLUENCE if set(i.matter) & set(policies)}
+    return {i.case for i in datc_influence() if set(i.matter) & set(policies)}
 
 
-DATC_INFLUENCE = [influence(c, DATC_2025) for c in STANDARD if c.id.startswith("6.")]
+@cache
+def datc_influence() -> list:
+    """The influence of each DATC case, found once per process when a test first needs it."""
+    return [influence(c, DATC_2025) for c in STANDARD if c.id.startswith("6.")]
 
 
 @pytest.mark.parametrize("entry", SEARCHES["influence"], ids=lambda e: e["issue"])
@@ -177,6 +181,7 @@ def test_solve_describes_the_rule_books_the_datc_names(entry):
     assert list(found.books) == entry["books"]
 
 
+@slow
 @pytest.mark.parametrize("entry", SEARCHES["fit"], ids=lambda e: e["preset"])
 def test_fit_finds_the_preset_of_the_site_that_played_the_games(entry):
     games = sorted(ROOT.glob(entry["games"]))
@@ -361,6 +366,7 @@ def test_holding_the_convoy_cut_rule_of_a_base_searches_the_others_around_it(mon
     assert held["rule_books"] == [n for n in free.books if n not in held["not_searched"]]
 
 
+@slow
 def test_solve_and_fit_include_the_users_own_rule_book_by_its_file_name(tmp_path, monkeypatch):
     """A base read from a TOML file is one more rule book to find: `solve` lists it among
     those giving the outcome, `fit` scores it, each by the file's name."""

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT, json_drop, json_set, played
+from conftest import DATA, ROOT, json_drop, json_set, played, slow
 
 from solver.errors import DipsatError, SaveFileError
 from solver.formats.rulebooks import rule_book
@@ -343,6 +343,7 @@ while True:
 """
 
 
+@slow
 def test_a_killed_save_leaves_the_old_or_the_new_file(game, tmp_path):
     """A writer saving games of 2.7 MB in a loop, killed at random moments: the file
     always loads, as one of the two games, and only hidden temporary files are left."""
@@ -441,6 +442,7 @@ def run_dipsat(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, text=True, timeout=60, check=False, **kwargs)
 
 
+@slow
 @pytest.mark.parametrize("at", ["game", "old lock"])
 def test_a_pipe_where_the_game_or_its_lock_was_never_blocks_a_command(tmp_path, at):
     """Issue 29: a FIFO at the game's name, or at `.g.json.lock` where the lock used to be,
@@ -467,6 +469,7 @@ def test_a_pipe_where_the_game_or_its_lock_was_never_blocks_a_command(tmp_path, 
     assert stat.S_ISFIFO(os.stat(tmp_path / ("g.json" if at == "game" else ".g.json.lock")).st_mode)
 
 
+@slow
 def test_standard_output_as_the_game_is_refused_when_it_is_a_pipe(tmp_path):
     """`game order /dev/stdout | cat` blocked: /dev/stdout led to the pipe being written."""
     result = run_dipsat(

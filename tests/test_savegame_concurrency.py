@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, slow
 
 from solver.errors import SaveFileError
 from solver.formats import savegame
@@ -30,6 +30,8 @@ from solver.formats.savegame import (
     new_game,
     save,
 )
+
+pytestmark = slow  # processes and threads at once
 
 ORDERS = [
     "England: F LON - NTH",

@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import ROOT, fuzz_examples
+from conftest import ROOT, fuzz_examples, slow
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_properties_multiverse import BOOKS, orders_for, start
@@ -219,6 +219,7 @@ def assert_round_trips(game: SavedGame | SavedMultiverse) -> None:
     assert to_json(again) == text
 
 
+@slow
 @settings(
     max_examples=fuzz_examples(150),
     deadline=None,
@@ -243,6 +244,7 @@ def multiverse_games(scenario, book: str) -> list[SavedMultiverse]:
     return [*found, SavedMultiverse(BOOKS[book], mv, ())]
 
 
+@slow
 @settings(max_examples=fuzz_examples(12), deadline=None)
 @given(
     st.tuples(st.integers(0, 10**9), st.integers(1, 4), st.integers(1, 3)),
@@ -325,6 +327,7 @@ def test_an_order_made_in_code_is_saved_with_the_boards_names():
     assert_round_trips(game)
 
 
+@slow
 def test_the_property_draws_every_kind_of_part():
     """The strategies reach what they claim to (dislodged units, standoffs, every order)."""
     seen: set[str] = set()
