@@ -1232,8 +1232,8 @@ def _decision(latency: dict[str, Row], info: Row, stages: Row, pure: Row | None)
         share = sum(stages["us"].values()) / sum(pure["us"].values())
         speed = (
             f"In this run a turn of the compiled build takes {share:.2f} of the pure "
-            f"judge's CPU time (the stages of a turn, summed: section Where the time goes), and dipsat ×{_x(pydip)} pydip's "
-            "by the median."
+            f"judge's CPU time (the stages of a turn, summed: section Where the time goes), "
+            f"and dipsat ×{_x(pydip)} pydip's by the median."
         )
     else:
         speed = (
