@@ -281,10 +281,6 @@ LOOPS_ALLOWED: dict[tuple[str, str], str] = {
         "a multiverse steps itself (`Multiverse.step`, the game interface every caller "
         "plays through), and the step builds the next multiverse"
     ),
-    ("solver.values.position", "solver.values.position_text"): (
-        "a position reads and writes its text (`Position.parse`, `str`) through the "
-        "reader and writer of that text, which build positions"
-    ),
     ("topology.loader", "topology.layout"): (
         "a board file naming its drawing has it checked when the board loads; the drawing "
         "is read with the loader's own TOML reader"
